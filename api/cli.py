@@ -1,0 +1,179 @@
+"""The ``piki`` command line.
+
+Every command that takes ``RECORD.json`` also takes ``-``: records are then read one per line
+from stdin and answered one per line, each answer flushed before the next line is read.
+Malformed input exits 2 with one line on stderr; an illegal event exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable
+
+from advisor.record import HandRecord, RecordError, check, replay, state_json
+from advisor.state import IllegalEvent
+
+from . import text
+
+# A command's core: record -> (answer object, exit status). It may raise RecordError or
+# IllegalEvent; the runner turns those into the contract's messages and exit codes.
+Handler = Callable[[HandRecord], "tuple[dict[str, Any], int]"]
+
+
+class UsageError(Exception):
+    """Bad command-line input that is not a record (exit 2)."""
+
+
+def _state(record: HandRecord) -> tuple[dict[str, Any], int]:
+    return state_json(replay(record)), 0
+
+
+def _check(record: HandRecord) -> tuple[dict[str, Any], int]:
+    errors = check(record)
+    return {"legal": not errors, "errors": [e.to_json() for e in errors]}, 1 if errors else 0
+
+
+def _advisor_command(name: str) -> Handler:
+    def handler(record: HandRecord, **options) -> tuple[dict[str, Any], int]:
+        from advisor import advice  # imported late: the advisor is heavier than the rules core
+
+        return getattr(advice, f"{name}_json")(record, **options), 0
+    return handler
+
+
+def _read_file(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a directory, not a record file") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a UTF-8 text file") from None
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read ({e.strerror})") from None
+
+
+def _print(obj: dict[str, Any], as_json: bool, render: Callable[[dict], str]) -> None:
+    sys.stdout.write((json.dumps(obj, ensure_ascii=False) if as_json else render(obj)) + "\n")
+    sys.stdout.flush()
+
+
+def run_record_command(
+    handler: Handler, source: str, as_json: bool, render: Callable[[dict], str],
+    options: dict[str, Any] | None = None, always_print: bool = False,
+) -> int:
+    options = options or {}
+    if source == "-":
+        status = 0
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                answer, code = handler(HandRecord.from_text(line), **options)
+            except (RecordError, IllegalEvent, ValueError) as e:
+                answer, code = {"error": str(e)}, 0
+            status = max(status, code)
+            sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        return status
+    try:
+        record = HandRecord.from_text(_read_file(source))
+        answer, code = handler(record, **options)
+    except (RecordError, UsageError) as e:
+        print(f"piki: {source}: {e}" if not str(e).startswith(source) else f"piki: {e}",
+              file=sys.stderr)
+        return 2
+    except IllegalEvent as e:
+        print(f"piki: {source}: illegal {e.kind} #{e.index} by {e.seat.name}: {e.reason}",
+              file=sys.stderr)
+        return 1
+    _print(answer, as_json, render)
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="piki", description="Spades (piki) coach: rules, advice, card scanning.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def record_cmd(name: str, help_: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help_)
+        sp.add_argument("record", metavar="RECORD.json", help="a piki-hand/1 record, or - for one per line on stdin")
+        sp.add_argument("--json", action="store_true", help="print one JSON object")
+        return sp
+
+    record_cmd("state", "the state after a hand record")
+    record_cmd("check", "is the record legal? the first illegal event")
+    for name, help_ in (("bid", "bid advice for the seat to act"),
+                        ("play", "card advice for the seat to act"),
+                        ("review", "review of a finished hand")):
+        sp = record_cmd(name, help_)
+        sp.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                        help="thinking time budget (trades strength for speed)")
+        sp.add_argument("--seed", type=int, default=None, help="random seed for the simulations")
+        sp.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the explanation")
+        if name == "review":
+            sp.add_argument("--seat", default=None, help="review only this seat (default: all seats)")
+
+    sp = sub.add_parser("scan", help="find the cards in photos")
+    sp.add_argument("images", nargs="+", metavar="IMAGE")
+    sp.add_argument("--json", action="store_true")
+    sp.add_argument("--annotate", metavar="OUT.jpg", default=None, help="write an image with boxes and names")
+
+    sp = sub.add_parser("serve", help="start the HTTP API and the web page")
+    sp.add_argument("--host", default="127.0.0.1")
+    sp.add_argument("--port", type=int, default=8000)
+    sp.add_argument("--db", default=None, help="database URL or SQLite file (default: piki.db)")
+    sp.add_argument("--token", default=None, help="access token (required beyond loopback)")
+
+    sp = sub.add_parser("match", help="duplicate matches between bots")
+    sp.add_argument("--help-bots", action="store_true", help=argparse.SUPPRESS)
+    sp.add_argument("rest", nargs=argparse.REMAINDER)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # last resort: one line, never a traceback
+        print(f"piki: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 3
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    cmd = args.command
+    if cmd == "state":
+        return run_record_command(_state, args.record, args.json, text.render_state)
+    if cmd == "check":
+        return run_record_command(_check, args.record, args.json, text.render_check)
+    if cmd in ("bid", "play", "review"):
+        options: dict[str, Any] = {"time_budget": args.time, "seed": args.seed, "lang": args.lang}
+        if cmd == "review":
+            options["seat"] = args.seat
+        return run_record_command(_advisor_command(cmd), args.record, args.json,
+                                  getattr(text, f"render_{cmd}"), options)
+    if cmd == "scan":
+        from vision.cli import run_scan
+
+        return run_scan(args.images, args.json, args.annotate)
+    if cmd == "serve":
+        from .server import serve
+
+        return serve(host=args.host, port=args.port, db=args.db, token=args.token)
+    if cmd == "match":
+        from advisor.match_cli import main as match_main
+
+        return match_main(args.rest)
+    return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

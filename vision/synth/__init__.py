@@ -1,0 +1,1 @@
+"""Seeded synthetic scenes of playing cards with corner-index labels (training data only)."""

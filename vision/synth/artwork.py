@@ -1,0 +1,106 @@
+"""Card designs on disk: per-card RGBA rasters and the box of the corner index on each card.
+
+A design is a folder of 52 PNGs named by card code (``AS.png``, ``TD.png``...), all the same size.
+The corner index (rank + suit pip) box is measured from the ink in the top-left corner of the
+low spot cards (A, 2, 3: their pips sit in the middle column, so the corner holds only the index)
+and widened for the two-character "10". Cards are symmetric, so the second index is the same box
+turned 180 degrees about the card centre.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+RANKS = "23456789TJQKA"
+SUITS = "SHDC"
+CARDS = [r + s for s in SUITS for r in RANKS]
+REPO = Path(__file__).resolve().parents[2]
+RASTER_DIR = REPO / "datasets" / "artwork" / "raster"
+HELD_OUT = ("anglo_poker", "neoclassical", "tigullio")
+FOUR_INDEX = ("dondorf",)  # designs that also print the index in the other two corners
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    faces: dict  # card code -> BGRA uint8 image
+    index_box: tuple  # (x1, y1, x2, y2) in card pixels, top-left index
+
+    @property
+    def size(self) -> tuple[int, int]:
+        h, w = next(iter(self.faces.values())).shape[:2]
+        return w, h
+
+    def index_quads(self) -> np.ndarray:
+        """The index boxes as Nx4x2 corner points (top-left index, bottom-right index, ...)."""
+        w, h = self.size
+        x1, y1, x2, y2 = self.index_box
+        tl = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
+        br = np.array([w, h], np.float32) - tl
+        quads = [tl, br]
+        if self.name in FOUR_INDEX:
+            tr = tl.copy()
+            tr[:, 0] = w - tl[:, 0]
+            quads += [tr, np.array([w, h], np.float32) - tr]
+        return np.stack(quads)
+
+
+def _ink_box(img: np.ndarray, region: tuple[float, float]) -> tuple[int, int, int, int] | None:
+    h, w = img.shape[:2]
+    rw, rh = int(w * region[0]), int(h * region[1])
+    m = max(2, round(w * 0.03))  # skip the border line of the card
+    patch = img[m:rh, m:rw]
+    bgr = patch[:, :, :3].astype(np.int16)
+    alpha = patch[:, :, 3]
+    paper = np.median(bgr.reshape(-1, 3), axis=0)
+    ink = (np.abs(bgr - paper).sum(axis=2) > 120) & (alpha > 128)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), 8)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 4]
+    if not keep:
+        return None
+    xs = [stats[i, 0] for i in keep] + [stats[i, 0] + stats[i, 2] for i in keep]
+    ys = [stats[i, 1] for i in keep] + [stats[i, 1] + stats[i, 3] for i in keep]
+    return min(xs) + m, min(ys) + m, max(xs) + m, max(ys) + m
+
+
+def measure_index_box(faces: dict) -> tuple[int, int, int, int]:
+    boxes = []
+    for code in [r + s for r in "A23" for s in SUITS]:
+        b = _ink_box(faces[code], (0.22, 0.30))
+        if b is not None:
+            boxes.append(b)
+    arr = np.array(boxes, np.float32)
+    x1, y1 = np.median(arr[:, 0]), np.median(arr[:, 1])
+    x2, y2 = np.max(arr[:, 2]), np.percentile(arr[:, 3], 75)
+    w = next(iter(faces.values())).shape[1]
+    pad = 0.012 * w
+    # "10" is wider than one character: grow to the right by a third of the index width
+    x2 = x2 + 0.25 * (x2 - x1)
+    return (int(max(0, x1 - pad)), int(max(0, y1 - pad)), int(x2 + pad), int(y2 + pad))
+
+
+@lru_cache(maxsize=None)
+def load_design(name: str, root: str | None = None) -> Design:
+    folder = Path(root) if root else RASTER_DIR
+    faces = {}
+    for code in CARDS:
+        img = cv2.imread(str(folder / name / f"{code}.png"), cv2.IMREAD_UNCHANGED)
+        if img is None:
+            raise FileNotFoundError(f"card image {folder / name / code}.png missing")
+        if img.shape[2] == 3:
+            img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+        faces[code] = img
+    return Design(name, faces, measure_index_box(faces))
+
+
+def available_designs(root: str | None = None) -> list[str]:
+    folder = Path(root) if root else RASTER_DIR
+    return sorted(p.name for p in folder.iterdir() if (p / "AS.png").exists()) if folder.exists() else []
+
+
+def training_designs(root: str | None = None) -> list[str]:
+    return [d for d in available_designs(root) if d not in HELD_OUT]
