@@ -51,6 +51,10 @@ class HandRecord:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise RecordError(f"bad JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        except RecursionError:
+            raise RecordError("bad JSON: nested too deeply") from None
+        except ValueError as e:  # e.g. an integer with more digits than Python converts
+            raise RecordError(f"bad JSON: {e}") from None
         return cls.from_json(data)
 
     @classmethod

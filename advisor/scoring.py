@@ -100,10 +100,10 @@ def score_team(
     hand_points = contract_points + nil_bags + sum(n.points for n in nils)
     bags = bags_before + new_bags
     penalty = 0
-    if rules.bags is not None:
-        while bags >= rules.bags.limit:
-            bags -= rules.bags.limit
-            penalty += rules.bags.penalty
+    if rules.bags is not None and bags >= rules.bags.limit:
+        # one penalty per full limit (a count from a record may be large: no loop per penalty)
+        times, bags = divmod(bags, rules.bags.limit)
+        penalty = times * rules.bags.penalty
     hand_points -= penalty
     return TeamScore(
         team=team, contract=contract, counted_tricks=counted, made=made,

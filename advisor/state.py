@@ -22,7 +22,7 @@ from typing import Iterable, Mapping
 from .bids import BLIND_NIL, MAX_BID, describe_bid
 from .cards import (
     CARDS, FULL_DECK, SPADES_MASK, SUIT_MASKS, Card, Seat, Suit, Team, cards_to_mask,
-    describe_cards, mask_to_cards,
+    mask_to_cards,
 )
 from .rules import FirstPlayer, Rules
 from .scoring import TeamScore, blind_nil_allowed, game_result, score_hand
@@ -319,8 +319,9 @@ class HandState:
             led = self.led_suit
             follow = held & SUIT_MASKS[led]
             if suit != led and follow:
+                # low to high, as in "S must follow hearts: holds 7H, QH"
                 raise illegal(f"{seat.name} must follow {Suit(led).english}: holds "
-                              f"{describe_cards(mask_to_cards(follow))}")
+                              + ", ".join(str(c) for c in mask_to_cards(follow)))
         elif suit == 0 and not self.spades_broken:
             others = held & _NON_SPADES
             if others:

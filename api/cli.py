@@ -123,6 +123,21 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true")
     sp.add_argument("--annotate", metavar="OUT.jpg", default=None, help="write an image with boxes and names")
 
+    sp = sub.add_parser("advise", help="scan a photo of a hand, then advise the bid")
+    sp.add_argument("image", metavar="PHOTO")
+    sp.add_argument("--seat", default="S", help="your seat (default S)")
+    sp.add_argument("--dealer", default=None, help="the dealer (default: you)")
+    sp.add_argument("--bids", default="", help='bids made before yours, e.g. "N:3,E:nil"')
+    sp.add_argument("--score", default="", help='game score, e.g. "NS:120,EW:-40"')
+    sp.add_argument("--bags", default="", help='bag counts, e.g. "NS:3,EW:7"')
+    sp.add_argument("--rules", default="piki", help="rules preset")
+    sp.add_argument("--time", type=float, default=None, metavar="SECONDS")
+    sp.add_argument("--lang", choices=("en", "pl"), default="en")
+    sp.add_argument("--json", action="store_true")
+
+    sp = sub.add_parser("train", help="train the card detector (needs the training extras)")
+    sp.add_argument("rest", nargs=argparse.REMAINDER)
+
     sp = sub.add_parser("serve", help="start the HTTP API and the web page")
     sp.add_argument("--host", default="127.0.0.1")
     sp.add_argument("--port", type=int, default=8000)
@@ -164,6 +179,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from vision.cli import run_scan
 
         return run_scan(args.images, args.json, args.annotate)
+    if cmd == "advise":
+        from .advise_photo import run_advise
+
+        return run_advise(args)
+    if cmd == "train":
+        from vision.train import main as train_main
+
+        return train_main(args.rest)
     if cmd == "serve":
         from .server import serve
 

@@ -1,0 +1,788 @@
+/*
+ * Exact perfect-information ("double-dummy") solver for Spades positions.
+ *
+ * Part of piki (AGPL-3.0-or-later).  Cards are ints 0..51, index = suit*13 + rank,
+ * suits S=0 H=1 D=2 C=3, ranks 2..A = 0..12; a hand is a 52-bit mask.  Seats 0..3 play
+ * clockwise.  Rules: spades are always trump; a spade may not be led before spades are broken
+ * unless the leader holds only spades (under `allspade_lead_breaks` such a lead breaks
+ * spades); discarding a spade on another suit breaks spades; follow suit if able.
+ *
+ * The value of a position is the number of the remaining tricks (the current one included)
+ * won by the seats in `count`; the seats in `maxm` want it higher, the others lower.
+ *
+ * Search: boolean alpha-beta on "value >= target" (null window), the exact value found by a
+ * few such tests.  A transposition table at trick starts, keyed on the relative ranks of the
+ * remaining cards (so positions that differ only in which low cards were already played share
+ * an entry), the leader and spades_broken, stores a lower and an upper bound and the best lead.
+ * Cards adjacent in rank in one hand (no other remaining card between them) are equivalent and
+ * only one of them is searched.  Sure tricks of the leader give bounds at trick starts.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+/* every x86-64 CPU of the last 15 years has POPCNT; PyInit checks it at import */
+#pragma GCC target("popcnt")
+#define NEED_POPCNT_CHECK 1
+#elif defined(__x86_64__) && defined(__clang__)
+#pragma clang attribute push(__attribute__((target("popcnt"))), apply_to = function)
+#define NEED_POPCNT_CHECK 1
+#define CLANG_POP 1
+#endif
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+#define SUITBITS 0x1FFFULL
+static const u64 SUITM[4] = {SUITBITS, SUITBITS << 13, SUITBITS << 26, SUITBITS << 39};
+#define ALLCARDS ((1ULL << 52) - 1)
+#define NONSPADES (ALLCARDS & ~SUITBITS)
+
+static inline int popc(u64 x) { return __builtin_popcountll(x); }
+static inline int hibit(u64 x) { return 63 - __builtin_clzll(x); }
+static inline int lobit(u64 x) { return __builtin_ctzll(x); }
+
+/* ------------------------------------------------------------------ transposition table */
+
+/* An entry holds a bound valid for every position with the same leader, spades_broken and
+ * suit lengths per hand (`key`) whose top cards of each suit, down to the lowest card that
+ * mattered in the search ("winning ranks", as in DDS), belong to the same hands: per suit the
+ * owner sequence of the remaining cards, highest first, 2 bits a card, left-aligned in 26 bits,
+ * two suits per word; `m` masks the relevant prefix and `v` is its value. */
+typedef struct {
+    u64 m01, v01, m23, v23;
+    int8_t lb, ub;   /* bounds on the counted tricks from this trick start */
+    uint8_t move;    /* best lead: suit << 4 | index from the top among the suit's remaining cards; 0xFF none */
+    uint8_t spec;    /* number of relevant cards (replacement: the most specific goes first) */
+} TTE;
+
+#ifndef BUCKET
+#define BUCKET 16
+#endif
+/* keys first (the lengths key, the generation in bits 55..63), scanned before any entry */
+typedef struct {
+    u64 key[BUCKET];
+    TTE e[BUCKET];
+} Bucket;
+#define GENSHIFT 55
+#define GENMAX 511
+static Bucket *tt = NULL;
+static u64 tt_mask = 0; /* number of buckets - 1 */
+static uint32_t tt_gen = 0;
+static int tt_log2 = 14;
+static u64 st_lv[8], st_lvev[8];
+static u64 st_probe = 0, st_hit = 0, st_evict = 0, st_store = 0, st_quick = 0; /* buckets of 8 entries, 48 bytes an entry: 2^16 -> 24 MiB */
+
+static int tt_alloc(void) {
+    if (tt) return 0;
+    size_t n = (size_t)1 << tt_log2;
+    tt = (Bucket *)calloc(n, sizeof(Bucket));
+    if (!tt) return -1;
+    tt_mask = n - 1;
+    tt_gen = 1;
+    return 0;
+}
+
+static inline u64 mix(u64 h) {
+    h ^= h >> 31;
+    h *= 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+/* ------------------------------------------------------------------ search state */
+
+typedef struct {
+    u64 hand[4];
+    u64 trick;          /* cards already in the current trick */
+    int to_act, tlen, led, best, bestseat, broken, won;
+    int count, maxm, allspade;
+    u64 nodes;
+} St;
+
+/* owner sequence of one suit's remaining cards, highest first, 2 bits a card, left-aligned in 26 bits */
+static inline u64 suitcode(const u64 *hand, int s) {
+    int sh = 13 * s;
+    u64 h1 = (hand[1] >> sh) & SUITBITS, h2 = (hand[2] >> sh) & SUITBITS, h3 = (hand[3] >> sh) & SUITBITS;
+    u64 u = ((hand[0] >> sh) & SUITBITS) | h1 | h2 | h3;
+    u64 a = h1 | h3, b = h2 | h3, code = 0;
+    int pos = 24;
+    while (u) {
+        int i = hibit(u);
+        u ^= 1ULL << i;
+        code |= (((a >> i) & 1) | (((b >> i) & 1) << 1)) << pos;
+        pos -= 2;
+    }
+    return code;
+}
+
+/* leader, spades_broken, tricks left and the suit lengths per hand */
+static inline u64 length_key(const St *s, int r) {
+    u64 k = (u64)s->to_act | ((u64)s->broken << 2) | ((u64)r << 3);
+    int sh = 7;
+    for (int h = 0; h < 4; h++)
+        for (int su = 0; su < 3; su++, sh += 4) k |= (u64)popc(s->hand[h] & SUITM[su]) << sh;
+    return k;
+}
+
+/* Entries are filed by the lengths key and, for level L, the owners of the top min(L, length)
+ * cards of every suit: an entry goes to the highest level its pattern covers, and a probe looks
+ * at every level, so positions sharing suit lengths spread over many buckets. */
+#define MAXLEVEL 3
+#ifndef MINLEVEL
+#define MINLEVEL 1
+#endif
+static inline u64 level_hash(u64 lkey, int L, const int *slen, u64 c01, u64 c23) {
+    if (L == 0) return mix(lkey);
+    u64 m[4];
+    for (int su = 0; su < 4; su++) {
+        int k = L < slen[su] ? L : slen[su];
+        m[su] = k ? ((1ULL << (2 * k)) - 1) << (26 - 2 * k) : 0;
+    }
+    u64 x = (c01 & (m[0] | (m[1] << 26))) ^ ((c23 & (m[2] | (m[3] << 26))) * 0x9E3779B97F4A7C15ULL);
+    return mix(lkey ^ mix(x ^ ((u64)L << 56)));
+}
+
+/* the top k remaining cards of suit su */
+static inline u64 top_cards(u64 all, int su, int k) {
+    u64 m = all & SUITM[su], out = 0;
+    while (k-- > 0 && m) {
+        int c = hibit(m);
+        m ^= 1ULL << c;
+        out |= 1ULL << c;
+    }
+    return out;
+}
+
+static inline int mask_len(u64 m, int shift) { return popc((m >> shift) & 0x3FFFFFFULL) / 2; }
+
+/* the cards an entry's pattern covers, in the current position */
+static inline u64 entry_cards(const TTE *e, u64 all) {
+    return top_cards(all, 0, mask_len(e->m01, 0)) | top_cards(all, 1, mask_len(e->m01, 26)) |
+           top_cards(all, 2, mask_len(e->m23, 0)) | top_cards(all, 3, mask_len(e->m23, 26));
+}
+
+/* relative index (from the top, among all remaining cards of its suit) <-> card */
+static inline int rel_index(const St *s, int c) {
+    int su = c / 13;
+    u64 all = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]) & SUITM[su];
+    return popc(all >> (c + 1) & (SUITM[su] >> (c + 1)));
+}
+
+static inline int from_rel(const St *s, int su, int idx) {
+    u64 all = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]) & SUITM[su];
+    while (all) {
+        int c = hibit(all);
+        if (idx-- == 0) return c;
+        all ^= 1ULL << c;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ sure tricks */
+
+/* Tricks the leader p can cash by itself from the top, whatever the others do. */
+static int sure_tricks(const St *s, int p, u64 *wr) {
+    u64 mine = s->hand[p];
+    u64 oth[3];
+    int n = 0;
+    u64 ospades = 0, others = 0;
+    for (int j = 1; j < 4; j++) {
+        u64 hj = s->hand[(p + j) & 3];
+        oth[n++] = hj;
+        others |= hj;
+    }
+    ospades = others & SUITM[0];
+    int total = 0;
+    *wr = 0;
+    for (int su = 0; su < 4; su++) {
+        u64 m = mine & SUITM[su];
+        if (!m) continue;
+        if (su == 0 && !s->broken && (mine & NONSPADES)) continue;
+        u64 o = others & SUITM[su];
+        int len = popc(m);
+        if (!o) {
+            if (su == 0 || !ospades) { total += len; continue; }
+        }
+        int k = o ? popc(m & ~((2ULL << hibit(o)) - 1)) : len;
+        if (!k) continue;
+        if (o) *wr |= m & ~((2ULL << hibit(o)) - 1);
+        int maxlen = 0, cap = 99;
+        for (int j = 0; j < 3; j++) {
+            int lj = popc(oth[j] & SUITM[su]);
+            if (lj > maxlen) maxlen = lj;
+            if (su != 0 && (oth[j] & SUITM[0]) && lj < cap) cap = lj;
+        }
+        if (su == 0 || cap == 99) total += (k >= maxlen) ? len : k;
+        else total += k < cap ? k : cap;
+    }
+    return total;
+}
+
+/* ------------------------------------------------------------------ move generation */
+
+typedef struct {
+    int card[13];
+    int w[13];
+    int n;
+} Moves;
+
+/* Representatives of runs of equivalent cards in `legal`: the top card of each run.  Two
+ * cards of one hand are equivalent when no card of another hand, nor one in the current trick,
+ * lies between them. */
+static inline u64 representatives(u64 legal, u64 others) {
+    u64 reps = 0;
+    for (int su = 0; su < 4; su++) {
+        u64 h = legal & SUITM[su];
+        if (!h) continue;
+        u64 all = h | (others & SUITM[su]);
+        while (h) {
+            int i = lobit(h);
+            h &= h - 1;
+            u64 above = all >> (i + 1);
+            if (!above || !((legal >> (i + 1 + lobit(above))) & 1)) reps |= 1ULL << i;
+        }
+    }
+    return reps;
+}
+
+static inline int beats(int c, int best) {
+    int cs = c / 13, bs = best / 13;
+    if (cs == bs) return c > best;
+    return cs == 0;
+}
+
+static void gen_moves(const St *s, Moves *mv, int ttcard) {
+    int p = s->to_act;
+    u64 h = s->hand[p];
+    u64 legal;
+    if (s->tlen) {
+        u64 f = h & SUITM[s->led];
+        legal = f ? f : h;
+    } else if (!s->broken && (h & NONSPADES)) {
+        legal = h & NONSPADES;
+    } else {
+        legal = h;
+    }
+    u64 others = 0;
+    for (int j = 1; j < 4; j++) others |= s->hand[(p + j) & 3];
+    u64 reps = representatives(legal, others | s->trick);
+    if (ttcard >= 0) {
+        u64 up = reps & SUITM[ttcard / 13] & ~((1ULL << ttcard) - 1);
+        ttcard = up ? lobit(up) : -1;
+    }
+    int ismax = (s->maxm >> p) & 1;
+    int G = ismax ? s->count : (~s->count & 15);
+    int pg = (G >> p) & 1;
+    int n = 0;
+    if (s->tlen == 0) {
+        int partner = (p + 2) & 3;
+        /* seats that could ruff a lead, per suit: void in it and holding spades, not good for p */
+        while (reps) {
+            int c = lobit(reps);
+            reps &= reps - 1;
+            int su = c / 13, rk = c % 13;
+            u64 o = others & SUITM[su];
+            int top = !o || c > hibit(o);
+            int ruffable = 0;
+            if (su != 0) {
+                for (int j = 1; j < 4; j++) {
+                    int q = (p + j) & 3;
+                    if (!(s->hand[q] & SUITM[su]) && (s->hand[q] & SUITM[0]) && !((G >> q) & 1)) ruffable = 1;
+                }
+            }
+            int w;
+            if (pg) {
+                if (top && !ruffable) w = 1000 + rk;
+                else if (o && ((G >> partner) & 1) && ((s->hand[partner] >> hibit(o)) & 1)) w = 600 - rk;
+                else w = 100 - rk + 4 * popc(h & SUITM[su]);
+                if (su == 0 && !top) w -= 30;
+            } else {
+                if (top) w = -rk;
+                else w = 300 - rk;
+            }
+            if (c == ttcard) w = 100000;
+            mv->card[n] = c;
+            mv->w[n] = w;
+            n++;
+        }
+    } else {
+        int bestgood = (G >> s->bestseat) & 1;
+        int later = 3 - s->tlen;
+        while (reps) {
+            int c = lobit(reps);
+            reps &= reps - 1;
+            int su = c / 13, rk = c % 13;
+            int win = beats(c, s->best);
+            int secure = win;
+            if (win) {
+                for (int j = 1; j <= later; j++) {
+                    u64 hj = s->hand[(p + j) & 3];
+                    u64 f = hj & SUITM[s->led];
+                    if (f) {
+                        if (su == s->led && hibit(f) > c) secure = 0;
+                    } else if (hj & SUITM[0]) {
+                        if (su != 0 || hibit(hj & SUITM[0]) > c) secure = 0;
+                    }
+                }
+            }
+            int w;
+            if (pg) {
+                if (bestgood) w = win ? (secure ? 400 - rk : 100 - rk) : 600 - rk;
+                else w = win ? (secure ? 1000 - rk : 500 - rk) : 300 - rk;
+                if (!win && su == 0) w -= 30;
+            } else {
+                w = win ? 100 - rk : 500 + rk;
+            }
+            mv->card[n] = c;
+            mv->w[n] = w;
+            n++;
+        }
+    }
+    /* insertion sort, heaviest first */
+    for (int i = 1; i < n; i++) {
+        int c = mv->card[i], w = mv->w[i], j = i - 1;
+        while (j >= 0 && mv->w[j] < w) {
+            mv->card[j + 1] = mv->card[j];
+            mv->w[j + 1] = mv->w[j];
+            j--;
+        }
+        mv->card[j + 1] = c;
+        mv->w[j + 1] = w;
+    }
+    mv->n = n;
+}
+
+/* ------------------------------------------------------------------ playing a card */
+
+typedef struct {
+    int led, best, bestseat, broken, won, tlen, to_act;
+    u64 trick;
+} Undo;
+
+static inline void play(St *s, int c, Undo *u) {
+    int p = s->to_act, su = c / 13;
+    u64 bit = 1ULL << c;
+    u->led = s->led; u->best = s->best; u->bestseat = s->bestseat; u->broken = s->broken;
+    u->won = s->won; u->tlen = s->tlen; u->to_act = p; u->trick = s->trick;
+    s->hand[p] ^= bit;
+    if (s->tlen == 0) {
+        s->led = su;
+        s->best = c;
+        s->bestseat = p;
+        if (su == 0 && s->allspade) s->broken = 1;
+    } else {
+        if (su != s->led && su == 0) s->broken = 1;
+        if (beats(c, s->best)) {
+            s->best = c;
+            s->bestseat = p;
+        }
+    }
+    if (s->tlen == 3) {
+        int w = s->bestseat;
+        s->won += (s->count >> w) & 1;
+        s->tlen = 0;
+        s->to_act = w;
+        s->trick = 0;
+    } else {
+        s->tlen++;
+        s->to_act = (p + 1) & 3;
+        s->trick |= bit;
+    }
+}
+
+static inline void unplay(St *s, int c, const Undo *u) {
+    s->hand[u->to_act] ^= 1ULL << c;
+    s->led = u->led; s->best = u->best; s->bestseat = u->bestseat; s->broken = u->broken;
+    s->won = u->won; s->tlen = u->tlen; s->to_act = u->to_act; s->trick = u->trick;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+/* lowest card of the run of equivalent cards topped by c */
+static inline int run_low(int c, u64 legal, u64 all) {
+    u64 sm = SUITM[c / 13] & ((1ULL << c) - 1);
+    u64 below = all & sm & ~legal;
+    u64 run = legal & sm;
+    if (below) run &= ~((2ULL << hibit(below)) - 1);
+    return run ? lobit(run) : c;
+}
+
+/* 1 when the maximising side can make the counted tricks (s->won included) reach target.
+ * *wr receives the cards whose ranks the result depends on (DDS's "winning ranks"). */
+static int ab(St *s, int target, u64 *wr) {
+    s->nodes++;
+    int p = s->to_act;
+    int need = 0, ttcard = -1, r = 0;
+    u64 lkey = 0, gkey = 0, c01 = 0, c23 = 0;
+    if (s->tlen == 0) {
+        r = popc(s->hand[p]);
+        *wr = 0;
+        if (s->won >= target) return 1;
+        if (s->won + r < target) return 0;
+        need = target - s->won;
+        if (r == 1) {
+            int best = lobit(s->hand[p]), bs = p;
+            for (int j = 1; j < 4; j++) {
+                int q = (p + j) & 3, c = lobit(s->hand[q]);
+                if (beats(c, best)) { best = c; bs = q; }
+            }
+            /* the winner's rank matters when another card of its suit lost to it */
+            u64 tm = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
+            if (popc(tm & SUITM[best / 13]) > 1) *wr = 1ULL << best;
+            return ((s->count >> bs) & 1) >= need;
+        }
+        /* the seat holding the top k spades takes at least k tricks, whoever leads */
+        {
+            u64 sp = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]) & SUITM[0];
+            if (sp) {
+                int top = hibit(sp), j = 0;
+                while (!((s->hand[j] >> top) & 1)) j++;
+                u64 other = sp & ~s->hand[j];
+                u64 run = s->hand[j] & SUITM[0];
+                if (other) run &= ~((2ULL << hibit(other)) - 1);
+                int k = popc(run);
+                if ((s->count >> j) & 1) {
+                    if (k >= need) { st_quick++; *wr = run; return 1; }
+                } else if (r - k < need) { st_quick++; *wr = run; return 0; }
+            }
+        }
+        int inc = (s->count >> p) & 1, mx = (s->maxm >> p) & 1;
+        if (inc == mx) {
+            u64 qwr;
+            int q = sure_tricks(s, p, &qwr);
+            if (inc && q >= need) { st_quick++; *wr = qwr; return 1; }
+            if (!inc && r - q < need) { st_quick++; *wr = qwr; return 0; }
+        }
+        lkey = length_key(s, r);
+        gkey = lkey | ((u64)tt_gen << GENSHIFT);
+        c01 = suitcode(s->hand, 0) | (suitcode(s->hand, 1) << 26);
+        c23 = suitcode(s->hand, 2) | (suitcode(s->hand, 3) << 26);
+        st_probe++;
+        u64 all = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
+        int slen[4];
+        for (int su = 0; su < 4; su++) slen[su] = popc(all & SUITM[su]);
+        for (int L = MINLEVEL; L <= MAXLEVEL; L++) {
+            Bucket *b = tt + (level_hash(lkey, L, slen, c01, c23) & tt_mask);
+            for (int i = 0; i < BUCKET; i++) {
+                if (b->key[i] != gkey) continue;
+                TTE *e = b->e + i;
+                if ((c01 & e->m01) != e->v01 || (c23 & e->m23) != e->v23) continue;
+                if (e->lb >= need) { st_hit++; *wr = entry_cards(e, all); return 1; }
+                if (e->ub < need) { st_hit++; *wr = entry_cards(e, all); return 0; }
+                if (ttcard < 0 && e->move != 0xFF) ttcard = from_rel(s, e->move >> 4, e->move & 15);
+            }
+        }
+    }
+    Moves mv;
+    gen_moves(s, &mv, ttcard);
+    int ismax = (s->maxm >> p) & 1;
+    int result = !ismax, bestc = -1;
+    u64 acc = 0;
+    u64 h = s->hand[p];
+    u64 legal = s->tlen ? ((h & SUITM[s->led]) ? (h & SUITM[s->led]) : h)
+                        : ((!s->broken && (h & NONSPADES)) ? (h & NONSPADES) : h);
+    u64 allc = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3] | s->trick;
+    for (int i = 0; i < mv.n; i++) {
+        Undo u;
+        u64 cw;
+        int c = mv.card[i];
+        play(s, c, &u);
+        int v = ab(s, target, &cw);
+        if (u.tlen == 3) {
+            int w = s->best;
+            if (popc((u.trick | (1ULL << c)) & SUITM[w / 13]) > 1) cw |= 1ULL << w;
+        }
+        unplay(s, c, &u);
+        if (v == ismax) {
+            result = ismax;
+            bestc = c;
+            acc = cw;
+            break;
+        }
+        acc |= cw;
+        if ((cw >> c) & 1) acc |= 1ULL << run_low(c, legal, allc);
+    }
+    *wr = acc;
+    if (s->tlen == 0) {
+        /* the pattern: per suit, the owners of all cards down to the lowest relevant one */
+        u64 all = allc, m[4];
+        int spec = 0, slen[4], level = MAXLEVEL;
+        for (int su = 0; su < 4; su++) {
+            u64 rel = acc & SUITM[su];
+            int k = rel ? popc(all & SUITM[su] & ~((1ULL << lobit(rel)) - 1)) : 0;
+            slen[su] = popc(all & SUITM[su]);
+            if (k < MINLEVEL && k < slen[su]) k = MINLEVEL < slen[su] ? MINLEVEL : slen[su];
+            while (k < (level < slen[su] ? level : slen[su])) level--;
+            spec += k;
+            m[su] = k ? ((1ULL << (2 * k)) - 1) << (26 - 2 * k) : 0;
+        }
+        u64 m01 = m[0] | (m[1] << 26), m23 = m[2] | (m[3] << 26);
+        u64 v01 = c01 & m01, v23 = c23 & m23;
+        Bucket *b = tt + (level_hash(lkey, level, slen, c01, c23) & tt_mask);
+        TTE *slot = NULL;
+        int vi = -1, vscore = -1;
+        for (int i = 0; i < BUCKET; i++) {
+            u64 k = b->key[i];
+            TTE *e = b->e + i;
+            if (k == gkey && e->m01 == m01 && e->m23 == m23 && e->v01 == v01 && e->v23 == v23) {
+                slot = e;
+                break;
+            }
+            /* replace an old generation first, then the shallowest, then the most specific */
+            int score = (k >> GENSHIFT) != tt_gen ? 100000 : (16 - (int)(k >> 3 & 15)) * 64 + e->spec;
+            if (score > vscore) { vscore = score; vi = i; }
+        }
+        st_store++;
+        st_lv[level]++;
+        if (!slot) {
+            if ((b->key[vi] >> GENSHIFT) == tt_gen) { st_evict++; st_lvev[level]++; }
+            slot = b->e + vi;
+            b->key[vi] = gkey;
+            slot->m01 = m01; slot->v01 = v01; slot->m23 = m23; slot->v23 = v23;
+            slot->lb = 0; slot->ub = (int8_t)r; slot->move = 0xFF; slot->spec = (uint8_t)spec;
+        }
+        if (result) { if (slot->lb < need) slot->lb = (int8_t)need; }
+        else { if (slot->ub > need - 1) slot->ub = (int8_t)(need - 1); }
+        if (bestc >= 0) slot->move = (uint8_t)(((bestc / 13) << 4) | rel_index(s, bestc));
+    }
+    return result;
+}
+
+/* exact value of the position (counted tricks from here, s->won == 0), lo..hi known bounds */
+static int value(St *s, int lo, int hi, int guess) {
+    if (guess < lo) guess = lo;
+    if (guess > hi) guess = hi;
+    int g = guess;
+    /* first test at the guess, then bisect */
+    int first = 1;
+    while (lo < hi) {
+        if (first) {
+            first = 0;
+            if (g <= lo) g = lo + 1;
+        } else {
+            g = (lo + hi + 1) / 2;
+        }
+        u64 wr;
+        u64 n0 = s->nodes;
+        int ok = ab(s, g, &wr);
+        if (getenv("SOLVER_TRACE")) fprintf(stderr, "  test %d -> %d  %llu nodes\n", g, ok, (unsigned long long)(s->nodes - n0));
+        if (ok) lo = g;
+        else hi = g - 1;
+    }
+    return lo;
+}
+
+/* ------------------------------------------------------------------ Python interface */
+
+static int parse_position(PyObject *args, St *s, int *ntricks) {
+    unsigned long long h[4];
+    PyObject *trick;
+    int to_act, broken, allspade, count, maxm;
+    if (!PyArg_ParseTuple(args, "(KKKK)iOppii", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
+                          &allspade, &count, &maxm))
+        return -1;
+    memset(s, 0, sizeof(*s));
+    if (to_act < 0 || to_act > 3) {
+        PyErr_SetString(PyExc_ValueError, "to_act must be a seat 0..3");
+        return -1;
+    }
+    u64 seen = 0;
+    for (int i = 0; i < 4; i++) {
+        if (h[i] & ~ALLCARDS) {
+            PyErr_SetString(PyExc_ValueError, "a hand mask has bits beyond the 52 cards");
+            return -1;
+        }
+        if (seen & h[i]) {
+            PyErr_SetString(PyExc_ValueError, "two hands share a card");
+            return -1;
+        }
+        seen |= h[i];
+        s->hand[i] = h[i];
+    }
+    PyObject *seq = PySequence_Fast(trick, "trick must be a sequence of (seat, card) pairs");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n > 3) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "a trick in progress has at most 3 cards");
+        return -1;
+    }
+    s->count = count & 15;
+    s->maxm = maxm & 15;
+    s->allspade = allspade;
+    s->broken = broken;
+    int leader = (to_act - (int)n) & 3;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int seat, card;
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyArg_ParseTuple(item, "ii", &seat, &card)) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (seat != ((leader + i) & 3)) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "trick card %zd is played by seat %d, expected seat %d (to_act %d)",
+                         i, seat, (leader + (int)i) & 3, to_act);
+            return -1;
+        }
+        if (card < 0 || card > 51 || (seen >> card & 1)) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "trick card %d is not a card or is also in a hand", card);
+            return -1;
+        }
+        seen |= 1ULL << card;
+        int su = card / 13;
+        if (i == 0) {
+            s->led = su; s->best = card; s->bestseat = seat;
+            if (su == 0 && allspade) s->broken = 1;
+        } else {
+            if (su != s->led && su == 0) s->broken = 1;
+            if (beats(card, s->best)) { s->best = card; s->bestseat = seat; }
+        }
+        s->trick |= 1ULL << card;
+    }
+    Py_DECREF(seq);
+    s->tlen = (int)n;
+    s->to_act = to_act;
+    int r = popc(s->hand[to_act]);
+    for (int j = 0; j < 4; j++) {
+        /* seats that already played to this trick hold one card fewer */
+        int expect = r - (((j - leader) & 3) < (int)n);
+        if (popc(s->hand[j]) != expect) {
+            PyErr_Format(PyExc_ValueError,
+                         "seat %d holds %d cards, expected %d (seat %d to act holds %d, %zd in the trick)",
+                         j, popc(s->hand[j]), expect, to_act, r, n);
+            return -1;
+        }
+    }
+    if (r == 0 && n) {
+        PyErr_SetString(PyExc_ValueError, "a trick in progress but the seat to act has no card");
+        return -1;
+    }
+    *ntricks = r;
+    if (tt_alloc()) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    tt_gen++;
+    if (tt_gen > GENMAX) { memset(tt, 0, sizeof(Bucket) * (tt_mask + 1)); tt_gen = 1; }
+    return 0;
+}
+
+static u64 total_nodes = 0;
+
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    St s;
+    int r;
+    if (parse_position(args, &s, &r)) return NULL;
+    if (r == 0) return PyLong_FromLong(0);
+    int v = value(&s, 0, r, (r + 1) / 2);
+    total_nodes += s.nodes;
+    return PyLong_FromLong(v);
+}
+
+static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
+    St s;
+    int r;
+    if (parse_position(args, &s, &r)) return NULL;
+    PyObject *out = PyDict_New();
+    if (!out || r == 0) return out;
+    int p = s.to_act;
+    u64 h = s.hand[p], legal;
+    if (s.tlen) {
+        u64 f = h & SUITM[s.led];
+        legal = f ? f : h;
+    } else if (!s.broken && (h & NONSPADES)) {
+        legal = h & NONSPADES;
+    } else {
+        legal = h;
+    }
+    u64 others = 0;
+    for (int j = 1; j < 4; j++) others |= s.hand[(p + j) & 3];
+    others |= s.trick;
+    Moves mv;
+    gen_moves(&s, &mv, -1);
+    int guess = (r + 1) / 2;
+    for (int i = 0; i < mv.n; i++) {
+        int c = mv.card[i];
+        Undo u;
+        /* the value after c: counted tricks of this trick (c included) and later */
+        play(&s, c, &u);
+        int base = s.won; /* a completed trick already counted */
+        int v;
+        s.won = 0;
+        v = value(&s, 0, r - (u.tlen == 3 ? 1 : 0), guess - base) + base;
+        s.won = base;
+        unplay(&s, c, &u);
+        guess = v;
+        /* every card of c's run gets the value */
+        u64 below = others & SUITM[c / 13] & ((1ULL << c) - 1);
+        u64 run = legal & SUITM[c / 13] & ((2ULL << c) - 1);
+        if (below) run &= ~((2ULL << hibit(below)) - 1);
+        while (run) {
+            int d = lobit(run);
+            run &= run - 1;
+            PyObject *k = PyLong_FromLong(d), *val = PyLong_FromLong(v);
+            if (!k || !val || PyDict_SetItem(out, k, val)) {
+                Py_XDECREF(k); Py_XDECREF(val); Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(k); Py_DECREF(val);
+        }
+    }
+    total_nodes += s.nodes;
+    return out;
+}
+
+static PyObject *py_stats(PyObject *self, PyObject *noargs) {
+    for (int i = 0; i <= MAXLEVEL; i++) fprintf(stderr, "level %d: %llu stores %llu evictions\n", i, (unsigned long long)st_lv[i], (unsigned long long)st_lvev[i]);
+    return Py_BuildValue("{s:K,s:i,s:K,s:K,s:K,s:K,s:K}", "nodes", (unsigned long long)total_nodes, "tt_log2", tt_log2,
+                         "probe", (unsigned long long)st_probe, "hit", (unsigned long long)st_hit,
+                         "store", (unsigned long long)st_store, "evict", (unsigned long long)st_evict,
+                         "quick", (unsigned long long)st_quick);
+}
+
+static PyObject *py_set_tt_log2(PyObject *self, PyObject *args) {
+    int n;
+    if (!PyArg_ParseTuple(args, "i", &n)) return NULL;
+    if (n < 8 || n > 26) {
+        PyErr_SetString(PyExc_ValueError, "tt_log2 must be 8..26");
+        return NULL;
+    }
+    free(tt);
+    tt = NULL;
+    tt_log2 = n;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", py_solve, METH_VARARGS,
+     "solve(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats, maximizer_seats) -> int"},
+    {"solve_moves", py_solve_moves, METH_VARARGS,
+     "solve_moves(same arguments as solve) -> {card: tricks} for every legal card of the seat to act"},
+    {"stats", py_stats, METH_NOARGS, "search counters"},
+    {"set_tt_log2", py_set_tt_log2, METH_VARARGS, "set the transposition table size (2**n buckets of 4)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_solver", "Double-dummy solver for Spades (C).", -1,
+                                    methods};
+
+#ifdef CLANG_POP
+#pragma clang attribute pop
+#endif
+
+PyMODINIT_FUNC PyInit__solver(void) {
+#ifdef NEED_POPCNT_CHECK
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "advisor._solver needs a CPU with the POPCNT instruction");
+        return NULL;
+    }
+#endif
+    return PyModule_Create(&moddef);
+}

@@ -1,0 +1,321 @@
+"""Bid advice, play advice and hand review: the answers of ``piki bid``, ``piki play`` and
+``piki review`` (and of the HTTP API), built on the sampled double-dummy search.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .bids import BLIND_NIL, bid_to_json, is_nil
+from .cards import Card, Seat, mask_to_cards, parse_seat
+from .explain import join, say
+from .record import HandRecord, completed_hands, replay
+from .search import (
+    BidSample, analyse_play, bid_points, bid_samples, candidate_bids, live_nils,
+)
+from .inference import SampledDeal
+from .state import HandState, IllegalEvent, Phase
+from .view import seat_view
+
+DEFAULT_PLAY_BUDGET = 0.35
+DEFAULT_BID_BUDGET = 0.7
+
+
+def _rng(seed: int | None) -> random.Random:
+    return random.Random(0 if seed is None else seed)
+
+
+# --------------------------------------------------------------------- bidding
+def _bid_table(state: HandState, samples: list[BidSample]) -> list[dict[str, Any]]:
+    rows = []
+    for b in candidate_bids(state):
+        pts = sum(bid_points(state, b, s) for s in samples) / len(samples)
+        rows.append({"bid": bid_to_json(b), "expected_points": round(pts, 1)})
+    return rows
+
+
+def _look_points(state: HandState, samples: list[BidSample]) -> float:
+    """Expected points of looking at the cards and then bidding them (a trick count per hand)."""
+    from .handeval import estimate_tricks
+
+    total = 0.0
+    for s in samples:
+        own = max(1, min(13, round(estimate_tricks(s.own_hand))))
+        total += bid_points(state, own, s)
+    return total / len(samples)
+
+
+def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int | None = None,
+                lang: str = "en") -> dict[str, Any]:
+    if state.phase is not Phase.BIDDING:
+        raise ValueError(f"the bidding is over (phase: {state.phase.value}); ask for play advice")
+    seat = state._to_act
+    team = seat & 1
+    partner = (seat + 2) & 3
+    budget = DEFAULT_BID_BUDGET if time_budget is None else time_budget
+    rng = _rng(seed)
+    looked = state.complete[seat]
+    reasons: list[tuple[str, dict]] = []
+    rows: list[dict[str, Any]] = []
+    blind_p = None
+    take_blind = False
+    if BLIND_NIL in state.legal_bids():
+        # Judged on random hands for the bidder: the rules forbid looking first.
+        blind = bid_samples(state, time_budget=budget / 2, rng=rng, hide_hand=True)
+        budget /= 2
+        blind_points = sum(bid_points(state, BLIND_NIL, s) for s in blind) / len(blind)
+        blind_p = sum(s.nil_ok for s in blind) / len(blind)
+        look = _look_points(state, blind)
+        behind = state.points_before[1 - team] - state.points_before[team]
+        opponents_close = state.points_before[1 - team] >= state.rules.win_at - 150
+        # Far behind, a steady bid cannot catch up in time: the gamble is worth some points.
+        urgency = 40 if opponents_close or behind >= 300 else 0
+        take_blind = blind_points + urgency >= look
+        reasons.append(("blind_nil_yes" if take_blind else "blind_nil_no",
+                        {"behind": behind, "pct": 100 * blind_p}))
+        rows.append({"bid": "blind_nil", "expected_points": round(blind_points, 1)})
+    samples = bid_samples(state, time_budget=budget, rng=rng, hide_hand=not looked)
+    rows += _bid_table(state, samples)
+    rows.sort(key=lambda r: -r["expected_points"])
+    best = next(r for r in rows if r["bid"] != "blind_nil")
+    recommend = "blind_nil" if take_blind else best["bid"]
+    nil_p = sum(s.nil_ok for s in samples) / len(samples)
+    tricks = sum(s.team_tricks for s in samples) / len(samples)
+    pbid = state.bids[partner]
+    if not take_blind:
+        reasons.append(("bid_best", {"bid": recommend, "points": best["expected_points"],
+                                     "tricks": tricks, "samples": len(samples)}))
+        if pbid is None:
+            reasons.append(("bid_partner_unknown", {}))
+        elif is_nil(pbid):
+            reasons.append(("partner_nil", {}))
+        else:
+            reasons.append(("bid_partner", {"bid": bid_to_json(pbid)}))
+        nil_row = next(r for r in rows if r["bid"] == 0)
+        if recommend == 0:
+            reasons.append(("nil_best", {"pct": 100 * nil_p}))
+        elif nil_p >= 0.2:
+            reasons.append(("nil_chance", {"pct": 100 * nil_p, "points": nil_row["expected_points"]}))
+        _bag_reason(state, team, reasons)
+    return {
+        "seat": "NESW"[seat],
+        "bid": recommend,
+        "candidates": rows,
+        "nil_probability": round(nil_p, 3),
+        "blind_nil_probability": None if blind_p is None else round(blind_p, 3),
+        "expected_team_tricks": round(tricks, 2),
+        "samples": len(samples),
+        "looked_at_hand": looked,
+        "explanation": join(lang, reasons),
+    }
+
+
+def _bag_reason(state: HandState, team: int, reasons: list) -> None:
+    bag_rule = state.rules.bags
+    if bag_rule is None:
+        return
+    bags = state.bags_before[team]
+    if bag_rule.limit - bags <= 3:
+        reasons.append(("bags_near", {"bags": bags, "left": bag_rule.limit - bags,
+                                      "penalty": bag_rule.penalty}))
+
+
+# --------------------------------------------------------------------- play
+def analyse_play_json(state: HandState, *, time_budget: float | None = None, seed: int | None = None,
+                      lang: str = "en") -> dict[str, Any]:
+    if state.phase is not Phase.PLAY:
+        raise ValueError(f"not in the play (phase: {state.phase.value})")
+    seat = state._to_act
+    view = seat_view(state, Seat(seat)) if not _only_own_hand(state, seat) else state
+    if not view.complete[seat]:
+        raise ValueError(f"{'NESW'[seat]}'s hand is not known: list its cards in 'hands'")
+    budget = DEFAULT_PLAY_BUDGET if time_budget is None else time_budget
+    analysis = analyse_play(view, time_budget=budget, rng=_rng(seed))
+    moves = analysis.moves
+    best = moves[0]
+    reasons: list[tuple[str, dict]] = []
+    team = seat & 1
+    if len(moves) == 1:
+        reasons.append(("only_card", {"card": str(best.card)}))
+    else:
+        if view.trick_len and all(m.card // 13 == view.led_suit for m in moves):
+            reasons.append(("must_follow", {"suit": view.led_suit}))
+        if not view.trick_len and not view.spades_broken and all(m.card // 13 != 0 for m in moves) \
+                and view.held[seat] & 0x1FFF:
+            reasons.append(("spades_unbroken", {}))
+        if abs(moves[0].points - moves[-1].points) < 0.05 and abs(moves[0].tricks - moves[-1].tricks) < 0.05:
+            reasons.append(("all_equal", {}))
+        else:
+            reasons.append(("best_card", {"card": str(best.card), "tricks": best.tricks,
+                                          "points": best.points, "samples": analysis.samples}))
+            second = moves[1]
+            reasons.append(("next_card", {"card": str(second.card), "tricks": second.tricks,
+                                          "points": second.points}))
+    for s in analysis.nils:
+        pct = 100 * best.nil_ok.get(s, 1.0)
+        if s == seat:
+            reasons.append(("own_nil", {"pct": pct, "card": str(best.card)}))
+        elif s == (seat + 2) & 3:
+            reasons.append(("cover_partner_nil", {"pct": pct, "card": str(best.card)}))
+        else:
+            reasons.append(("attack_nil", {"seat": "NESW"[s], "pct": pct, "card": str(best.card)}))
+    _contract_reasons(view, seat, reasons)
+    return {
+        "seat": "NESW"[seat],
+        "card": str(best.card),
+        "candidates": [
+            {"card": str(m.card), "expected_tricks": round(m.tricks, 2),
+             "expected_points": round(m.points, 1), "expected_team_points": round(m.our_points, 1)}
+            for m in moves
+        ],
+        "samples": analysis.samples,
+        "explanation": join(lang, reasons),
+    }
+
+
+def _only_own_hand(state: HandState, seat: int) -> bool:
+    return all(state.known[s] == 0 for s in range(4) if s != seat)
+
+
+def _contract_reasons(state: HandState, seat: int, reasons: list) -> None:
+    team = seat & 1
+    contract = sum(b for s, b in enumerate(state.bids) if s & 1 == team and b is not None and b > 0)
+    if contract:
+        have = sum(state.tricks[s] for s in (team, team + 2) if not is_nil(state.bids[s]))
+        if have >= contract:
+            reasons.append(("contract_made", {"contract": contract}))
+            _bag_reason(state, team, reasons)
+        else:
+            reasons.append(("contract_need", {"need": contract - have, "contract": contract}))
+
+
+# --------------------------------------------------------------------- review
+def _mark(tricks_lost: float) -> str:
+    if tricks_lost > 0.6:
+        return "??"
+    if tricks_lost > 0.1:
+        return "?"
+    return ""
+
+
+def review_json(record: HandRecord, *, seat: str | None = None, time_budget: float | None = None,
+                seed: int | None = None, lang: str = "en") -> dict[str, Any]:
+    """Every bid and card of the reviewed seats: what was played, the best, and the cost."""
+    final = replay(record)
+    seats = [parse_seat(seat)] if seat else [Seat(s) for s in range(4)]
+    hands = completed_hands(record.hands)
+    per_decision = 0.12 if time_budget is None else time_budget
+    rng = _rng(seed)
+    state = record.new_state()
+    decisions: list[dict[str, Any]] = []
+    order = [state.first.next(i) for i in range(4)]
+    for i, s in enumerate(order):
+        if s not in record.bids:
+            break
+        if s in seats and state.complete[s]:
+            decisions.append(_review_bid(state, record.bids[s], i, per_decision, rng))
+        state.bid(record.bids[s])
+    for index, card in enumerate(record.plays):
+        s = state._to_act
+        if Seat(s) in seats and state.complete[s]:
+            decisions.append(_review_card(state, card, index, per_decision, rng, hands))
+        state.play(card)
+    summary = []
+    for s in seats:
+        mine = [d for d in decisions if d["seat"] == s.name]
+        if not mine:
+            continue
+        bad = [d for d in mine if d["mark"]]
+        lost = sum(d["cost"] for d in mine)
+        lost_tricks = sum(d.get("tricks_lost", 0.0) for d in mine)
+        key = "review_summary" if bad else "review_clean"
+        summary.append(say(lang, key, seat_text=s.name, mistakes=len(bad), lost=lost, tricks=lost_tricks))
+    return {
+        "decisions": decisions,
+        "summary": " ".join(summary) if summary else "Nothing to review: no known hand among the reviewed seats.",
+        "finished": final.is_done,
+        "score": None if final.score() is None else {t.team.name: t.to_json() for t in final.score()},
+    }
+
+
+def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: random.Random) -> dict:
+    seat = state._to_act
+    view = seat_view(state, Seat(seat))
+    samples = bid_samples(view, time_budget=budget * 3, max_samples=24, rng=rng)
+    rows = {b: sum(bid_points(view, b, x) for x in samples) / len(samples) for b in candidate_bids(view)}
+    if bid == BLIND_NIL:
+        played_pts = sum(bid_points(view, BLIND_NIL, x) for x in samples) / len(samples)
+    else:
+        played_pts = rows[bid]
+    best = max(rows, key=rows.get)
+    cost = max(0.0, rows[best] - played_pts)
+    return {
+        "kind": "bid", "index": index, "seat": "NESW"[seat], "label": f"bid {index + 1}",
+        "played": bid_to_json(bid), "best": bid_to_json(best), "cost": round(cost, 1),
+        "mark": "?" if cost >= 10 else "", "expected_points": round(played_pts, 1),
+        "best_expected_points": round(rows[best], 1),
+    }
+
+
+def _review_card(state: HandState, card: Card, index: int, budget: float, rng: random.Random,
+                 hands: dict) -> dict:
+    seat = state._to_act
+    view = seat_view(state, Seat(seat))
+    analysis = analyse_play(view, time_budget=budget, max_samples=32, min_samples=8, rng=rng)
+    by_card = {int(m.card): m for m in analysis.moves}
+    played = by_card[int(card)]
+    best = analysis.moves[0]
+    cost = max(0.0, best.points - played.points)
+    tricks_lost = max(0.0, best.tricks - played.tricks)
+    out = {
+        "kind": "play", "index": index, "seat": "NESW"[seat],
+        "label": f"trick {index // 4 + 1}", "played": str(card), "best": str(best.card),
+        "cost": round(cost, 1), "tricks_lost": round(tricks_lost, 2),
+        "mark": _mark(tricks_lost) or ("?" if cost >= 10 else ""),
+        "alternatives": [{"card": str(m.card), "expected_tricks": round(m.tricks, 2),
+                          "expected_points": round(m.points, 1)} for m in analysis.moves],
+    }
+    if all(len(hands.get(Seat(s), [])) == 13 for s in range(4)):
+        # Hindsight: the same decision with every hand face up.
+        actual = SampledDeal(tuple(state.held), tuple(state.known))
+        dd = analyse_play(state, deals=[actual], rng=rng)
+        dd_by = {int(m.card): m for m in dd.moves}
+        out["double_dummy_tricks_lost"] = round(dd.moves[0].tricks - dd_by[int(card)].tricks, 2)
+    return out
+
+
+# --------------------------------------------------------------------- entry points
+def bid_json(record: HandRecord, *, time_budget: float | None = None, seed: int | None = None,
+             lang: str = "en") -> dict[str, Any]:
+    state = replay(record)
+    if state.phase is not Phase.BIDDING:
+        raise ValueError(f"the bidding is over (phase: {state.phase.value}); use play advice")
+    view = state if _only_own_hand(state, state._to_act) else seat_view(state, Seat(state._to_act))
+    return analyse_bid(view, time_budget=time_budget, seed=seed, lang=lang)
+
+
+def play_json(record: HandRecord, *, time_budget: float | None = None, seed: int | None = None,
+              lang: str = "en") -> dict[str, Any]:
+    state = replay(record)
+    if state.phase is Phase.BIDDING:
+        raise ValueError("the hand is still in the bidding; ask for bid advice")
+    if state.phase is Phase.DONE:
+        raise ValueError("the hand is over: all 13 tricks have been played")
+    return analyse_play_json(state, time_budget=time_budget, seed=seed, lang=lang)
+
+
+def choose_action(view: HandState, *, time_budget: float | None = None, seed: int | None = None) -> int:
+    """The advisor's choice for the seat to act (the ``pimc`` bot)."""
+    if view.phase is Phase.BIDDING:
+        b = analyse_bid(view, time_budget=time_budget, seed=seed)["bid"]
+        return BLIND_NIL if b == "blind_nil" else int(b)
+    legal = view.legal_cards()
+    if legal is not None and len(legal) == 1:
+        return legal[0]
+    analysis = analyse_play(view, time_budget=DEFAULT_PLAY_BUDGET if time_budget is None else time_budget,
+                            rng=_rng(seed))
+    return analysis.moves[0].card
+
+
+__all__ = ["bid_json", "play_json", "review_json", "choose_action", "IllegalEvent", "mask_to_cards"]

@@ -1,0 +1,95 @@
+"""Plain-words explanations in English and Polish, built from the analysis.
+
+Each reason is a key with parameters; the text is looked up per language, so both languages say
+the same thing.
+"""
+
+from __future__ import annotations
+
+from .cards import Suit
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "only_card": "{card} is your only legal card.",
+        "must_follow": "You must follow {suit}.",
+        "best_card": "{card} is best: your team expects {tricks:.1f} tricks and {points:+.0f} points net"
+                     " over {samples} simulated deals.",
+        "next_card": "The next best, {card}, gives {tricks:.1f} tricks and {points:+.0f} points net.",
+        "all_equal": "All your legal cards are worth the same here.",
+        "spades_unbroken": "Spades are not broken, so you cannot lead a spade yet.",
+        "cover_partner_nil": "Partner bid nil: cover them — take the tricks partner might be forced to win"
+                             " (nil survives {pct:.0f}% after {card}).",
+        "own_nil": "You bid nil: stay under the winning card (nil survives {pct:.0f}% after {card}).",
+        "attack_nil": "{seat} bid nil: try to make them take a trick (their nil survives {pct:.0f}%"
+                      " after {card}).",
+        "bags_near": "Your team has {bags} bags: avoid overtricks, {left} more cost {penalty} points.",
+        "contract_need": "Your team needs {need} more trick(s) for its contract of {contract}.",
+        "contract_made": "Your team's contract of {contract} is already made.",
+        "set_them": "The opponents need {need} more trick(s) for {contract}: stopping them is worth"
+                    " {value} points.",
+        "bid_best": "Bid {bid}: about {points:+.0f} points expected; your team takes {tricks:.1f} tricks"
+                    " on average over {samples} simulated deals.",
+        "bid_partner": "Partner bid {bid}.",
+        "bid_partner_unknown": "Partner has not bid yet; their bid is estimated from each simulated hand.",
+        "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
+        "nil_best": "Your hand is weak enough for nil: it makes {pct:.0f}% of the time.",
+        "partner_nil": "Partner bid nil, so your bid must carry the team: don't bid nil too.",
+        "blind_nil_yes": "Blind nil: yes. Your team trails by {behind}; it makes about {pct:.0f}% of the"
+                         " time — a gamble worth taking this far behind. Decide before you look at your cards.",
+        "blind_nil_no": "Blind nil is allowed (trailing by {behind}) but not advised: it makes only about"
+                        " {pct:.0f}% of the time.",
+        "blind_nil_decide": "Decide on blind nil before looking at your cards.",
+        "review_summary": "{seat_text}: {mistakes} costly decision(s), {lost:.0f} points lost in all"
+                          " (about {tricks:.1f} tricks).",
+        "review_clean": "{seat_text}: no costly decisions found.",
+    },
+    "pl": {
+        "only_card": "{card} to twoja jedyna dozwolona karta.",
+        "must_follow": "Musisz dołożyć do koloru: {suit}.",
+        "best_card": "Najlepsza jest {card}: twoja para oczekuje {tricks:.1f} lew i {points:+.0f} pkt"
+                     " przewagi w {samples} symulowanych rozdaniach.",
+        "next_card": "Następna w kolejności, {card}, daje {tricks:.1f} lew i {points:+.0f} pkt przewagi.",
+        "all_equal": "Wszystkie twoje dozwolone karty są tu tyle samo warte.",
+        "spades_unbroken": "Piki nie są jeszcze przebite, więc nie możesz wyjść w pika.",
+        "cover_partner_nil": "Partner zgłosił nil: osłaniaj go — bierz lewy, które partner mógłby musieć"
+                             " wziąć (nil przetrwa w {pct:.0f}% po {card}).",
+        "own_nil": "Zgłosiłeś nil: zagrywaj pod najwyższą kartę (nil przetrwa w {pct:.0f}% po {card}).",
+        "attack_nil": "{seat} zgłosił nil: spróbuj zmusić go do wzięcia lewy (jego nil przetrwa w"
+                      " {pct:.0f}% po {card}).",
+        "bags_near": "Twoja para ma {bags} worków: unikaj nadróbek, jeszcze {left} kosztuje {penalty} pkt.",
+        "contract_need": "Twojej parze brakuje {need} lew do kontraktu {contract}.",
+        "contract_made": "Kontrakt twojej pary ({contract}) jest już zrobiony.",
+        "set_them": "Przeciwnikom brakuje {need} lew do kontraktu {contract}: powstrzymanie ich jest"
+                    " warte {value} pkt.",
+        "bid_best": "Licytuj {bid}: oczekiwane ok. {points:+.0f} pkt; twoja para bierze średnio"
+                    " {tricks:.1f} lew w {samples} symulowanych rozdaniach.",
+        "bid_partner": "Partner zgłosił {bid}.",
+        "bid_partner_unknown": "Partner jeszcze nie licytował; jego odzywka jest szacowana z każdej"
+                               " symulowanej ręki.",
+        "nil_chance": "Nil udałby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",
+        "nil_best": "Twoja ręka jest dość słaba na nil: udaje się w {pct:.0f}% przypadków.",
+        "partner_nil": "Partner zgłosił nil, więc twoja odzywka musi nieść parę: nie licytuj też nil.",
+        "blind_nil_yes": "Ślepy nil: tak. Twoja para przegrywa o {behind}; udaje się w ok. {pct:.0f}%"
+                         " przypadków — przy takiej stracie warto zaryzykować. Zdecyduj, zanim spojrzysz"
+                         " w karty.",
+        "blind_nil_no": "Ślepy nil jest dozwolony (strata {behind}), ale niezalecany: udaje się tylko w ok."
+                        " {pct:.0f}% przypadków.",
+        "blind_nil_decide": "O ślepym nilu zdecyduj, zanim spojrzysz w karty.",
+        "review_summary": "{seat_text}: kosztownych decyzji: {mistakes}, razem stracono {lost:.0f} pkt"
+                          " (ok. {tricks:.1f} lew).",
+        "review_clean": "{seat_text}: nie znaleziono kosztownych decyzji.",
+    },
+}
+
+SUIT_WORDS = {"en": lambda s: Suit(s).english, "pl": lambda s: Suit(s).polish}
+
+
+def say(lang: str, key: str, **params) -> str:
+    table = TEXTS.get(lang, TEXTS["en"])
+    if "suit" in params and isinstance(params["suit"], int):
+        params["suit"] = SUIT_WORDS.get(lang, SUIT_WORDS["en"])(params["suit"])
+    return table[key].format(**params)
+
+
+def join(lang: str, reasons: list[tuple[str, dict]]) -> str:
+    return " ".join(say(lang, key, **params) for key, params in reasons)

@@ -1,0 +1,194 @@
+"""``piki match``: duplicate matches between bots, figures as a table or one JSON object.
+
+    piki match --a heuristic --b random --games 100 --seed 1 --jobs 2 --json
+    piki match --a heuristic --vs-cmd "python advisor/bots/example_outside_bot.py" --games 10
+
+``--games N`` plays ceil(N/2) deal sets, each twice with the sides swapped. Bots are named
+from the registry (``random``, ``heuristic``, ``pimc``), optionally with options:
+``pimc:time_budget=0.5``. Unknown bots and bad arguments exit 2 with one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from .bots import BOTS, BotUnavailable
+from .match import BotSpec, MatchConfig, MatchResult, run_match
+from .rules import Rules, RulesError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line and exit 2, like the rest of piki
+        raise _UsageError(message)
+
+
+class _UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="piki match", description="Duplicate matches between two bots.")
+    p.add_argument("--a", default="heuristic", metavar="BOT",
+                   help=f"side A's bot: {', '.join(BOTS)} (options as NAME:key=value,...)")
+    p.add_argument("--b", default="random", metavar="BOT", help="side B's bot (default random)")
+    p.add_argument("--vs-cmd", default=None, metavar="COMMAND",
+                   help="side B is an outside program (one JSON line per decision, see CONTRACT)")
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help="seconds an outside program has per answer (default 10)")
+    p.add_argument("--games", type=int, default=20, help="games to play (rounded up to even)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rules", default="piki", help="preset name or a JSON rules object")
+    p.add_argument("--max-hands", type=int, default=40, help="hands before a game is decided on points")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)")
+    p.add_argument("--dd", action="store_true",
+                   help="also measure bid error against double-dummy team tricks (slower)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--list-bots", action="store_true", help="print the bot names and exit")
+    return p
+
+
+def parse_bot(text: str) -> BotSpec:
+    name, _, rest = text.partition(":")
+    options: list[tuple[str, Any]] = []
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key:
+                raise _UsageError(f"bad bot option {item!r} in {text!r} (expected key=value)")
+            options.append((key.strip(), _value(value.strip())))
+    if name not in BOTS:
+        raise _UsageError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+    return BotSpec(name, tuple(options))
+
+
+def _value(text: str) -> Any:
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _rules(text: str) -> Rules:
+    spec: Any = text
+    if text.lstrip().startswith("{"):
+        try:
+            spec = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise _UsageError(f"--rules: bad JSON: {e.msg}") from None
+    try:
+        return Rules.from_spec(spec)
+    except RulesError as e:
+        raise _UsageError(f"--rules: {e}") from None
+
+
+def _config(args: argparse.Namespace) -> MatchConfig:
+    if args.games < 1:
+        raise _UsageError("--games must be at least 1")
+    if args.max_hands < 1:
+        raise _UsageError("--max-hands must be at least 1")
+    if args.timeout <= 0:
+        raise _UsageError("--timeout must be positive")
+    a = parse_bot(args.a)
+    if args.vs_cmd is not None:
+        if not args.vs_cmd.strip():
+            raise _UsageError("--vs-cmd needs a command")
+        b = BotSpec("outside", command=args.vs_cmd, timeout=args.timeout)
+    else:
+        b = parse_bot(args.b)
+    for spec in (a, b):
+        if spec.command is None:
+            spec.build()  # fail now, with a clear message, when a bot cannot be built
+    return MatchConfig(a=a, b=b, deal_sets=(args.games + 1) // 2, seed=args.seed,
+                       rules=_rules(args.rules), max_hands=args.max_hands, dd=args.dd)
+
+
+class ProgressBar:
+    """A plain-text progress bar on stderr (a line per 10% when stderr is not a terminal)."""
+
+    def __init__(self, stream=None, width: int = 30) -> None:
+        self.stream = stream or sys.stderr
+        self.width = width
+        self.tty = self.stream.isatty()
+        self._last_decile = -1
+
+    def __call__(self, done: int, total: int, seconds: float) -> None:
+        rate = done / seconds if seconds > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else 0.0
+        filled = self.width * done // total
+        line = (f"match [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games "
+                f"{rate:.2f}/s eta {eta:.0f}s")
+        if self.tty:
+            self.stream.write("\r" + line + ("\n" if done == total else ""))
+        else:
+            decile = 10 * done // total
+            if decile == self._last_decile:
+                return
+            self._last_decile = decile
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def render(result: MatchResult) -> str:
+    data = result.to_json()
+    rows = [
+        ("bot", "bot"), ("games", "games"), ("wins", "wins"), ("draws", "draws"),
+        ("win rate", "win_rate"), ("  95% CI", "win_rate_ci95"), ("points/hand", "points_per_hand"),
+        ("set rate", "set_rate"), ("nils", "nils"), ("nil made", "nil_made_rate"),
+        ("blind nils", "blind_nils"), ("bags/hand", "bags_per_hand"), ("bid error (DD)", "bid_error"),
+        ("forfeits", "forfeits"),
+    ]
+
+    def cell(v: Any) -> str:
+        if v is None:
+            return "-"
+        if isinstance(v, list):
+            return f"{v[0]:.3f}-{v[1]:.3f}"
+        if isinstance(v, float):
+            return f"{v:.3f}"
+        return str(v)
+
+    lines = [f"{data['games']} games ({data['deal_sets']} deal sets, seed {data['seed']}, "
+             f"rules {data['rules'] if isinstance(data['rules'], str) else 'custom'}), "
+             f"{data['hands']} hands, {data['seconds']:.1f} s, "
+             f"{data['games_per_second']} games/s on {data['jobs']} job(s)"]
+    for label, key in rows:
+        lines.append(f"{label:<16}{cell(data['a'][key]):>22}{cell(data['b'][key]):>22}")
+    for f in data["forfeits"]:
+        lines.append(f"forfeit: deal set {f['deal_set']} game {f['game']} hand {f['hand']}: "
+                     f"side {f['side']} ({f['bot']}) seat {f['seat']}: {f['reason']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.list_bots:
+            print("\n".join(BOTS))
+            return 0
+        config = _config(args)
+    except (_UsageError, BotUnavailable) as e:
+        print(f"piki match: {e}", file=sys.stderr)
+        return 2
+    progress = None if args.quiet else ProgressBar()
+    try:
+        result = run_match(config, jobs=args.jobs, progress=progress)
+    except ImportError as e:  # --dd without the solver
+        print(f"piki match: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render(result) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv[1:]))

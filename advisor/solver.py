@@ -1,0 +1,118 @@
+"""Exact perfect-information ("double-dummy") solver for Spades positions.
+
+The search is in C (``advisor/_solver.c``, built by ``pip install -e .``); this module checks
+and converts the arguments.
+
+A position is four hands (52-bit masks of the cards still held, ``index = suit*13 + rank``),
+the seat to act, the cards already in the current trick, and whether spades are broken (the
+state *now*, after the cards of the current trick). Its value is the number of the remaining
+tricks, the current one included, won by the seats in ``count_seats`` (a bitmask, bit ``s`` for
+seat ``s``) when the seats in ``maximizer_seats`` play to make it as high as possible and the
+others as low as possible, every card visible to all.
+
+* team tricks: ``count_seats = maximizer_seats = 0b0101`` (N+S) or ``0b1010`` (E+W);
+* nil defence: ``count_seats = 1 << nil_seat``, ``maximizer_seats`` = the nil bidder's opponents.
+
+>>> from advisor.cards import parse_card as c, cards_to_mask as m
+>>> hands = (m([c("AS"), c("2H")]), m([c("KH"), c("3H")]), m([c("QH"), c("4H")]), m([c("5H"), c("6H")]))
+>>> solve(hands, 0, [], False, False, 0b0101, 0b0101)  # N must lead 2H (spades unbroken)
+1
+>>> solve_moves(hands, 0, [], True, False, 0b0101, 0b0101)  # broken: AS first takes both
+{0: 2, 14: 1}
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+try:
+    from . import _solver
+except ImportError as exc:  # pragma: no cover - only without the compiled extension
+    raise ImportError(
+        "advisor._solver (the C double-dummy solver) is not built: reinstall the project with "
+        "`pip install -e .` (needs a C compiler and the Python headers)"
+    ) from exc
+
+Hands = tuple[int, int, int, int]
+
+__all__ = ["solve", "solve_moves", "solve_state", "search_stats", "set_table_size"]
+
+
+def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats, maximizer_seats):
+    return (
+        (int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])),
+        int(to_act),
+        [(int(s), int(c)) for s, c in trick],
+        bool(spades_broken),
+        bool(allspade_lead_breaks),
+        int(count_seats),
+        int(maximizer_seats),
+    )
+
+
+def solve(
+    hands: Sequence[int],
+    to_act: int,
+    trick: Sequence[tuple[int, int]],
+    spades_broken: bool,
+    allspade_lead_breaks: bool,
+    count_seats: int,
+    maximizer_seats: int,
+) -> int:
+    """Tricks the counted seats take from here (the current trick included) under optimal play.
+
+    ``trick`` lists (seat, card) of the cards already played to the current trick, in order;
+    they must have been played by the seats before ``to_act``. Raises ValueError on an
+    inconsistent position (shared cards, wrong hand sizes).
+    """
+    return _solver.solve(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
+                                count_seats, maximizer_seats))
+
+
+def solve_moves(
+    hands: Sequence[int],
+    to_act: int,
+    trick: Sequence[tuple[int, int]],
+    spades_broken: bool,
+    allspade_lead_breaks: bool,
+    count_seats: int,
+    maximizer_seats: int,
+) -> dict[int, int]:
+    """``{card: tricks}`` for every legal card of the seat to act (same arguments as :func:`solve`).
+
+    ``tricks`` is the value of the position after that card, i.e. what the counted seats take
+    from the current trick on when everybody plays optimally afterwards.
+    """
+    return _solver.solve_moves(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
+                                      count_seats, maximizer_seats))
+
+
+def _state_args(state):
+    if state.to_act is None:
+        raise ValueError("the hand is over")
+    if not all(state.complete):
+        raise ValueError("solve_state needs all four hands known")
+    trick = [(int(s), int(c)) for s, c in state.current_trick]
+    return (tuple(state.held), int(state.to_act), trick, state.spades_broken,
+            state.rules.allspade_lead_breaks)
+
+
+def solve_state(state, count_seats: int, maximizer_seats: int) -> dict[int, int]:
+    """:func:`solve_moves` on a :class:`~advisor.state.HandState` whose four hands are all known.
+
+    The keys are :class:`~advisor.cards.Card` objects.
+    """
+    from .cards import CARDS
+
+    moves = solve_moves(*_state_args(state), count_seats, maximizer_seats)
+    return {CARDS[c]: v for c, v in moves.items()}
+
+
+def search_stats() -> dict:
+    """Counters of the C search (nodes visited since import; the table size)."""
+    return _solver.stats()
+
+
+def set_table_size(log2_buckets: int) -> None:
+    """Resize the transposition table to ``2**log2_buckets`` buckets of 4 entries (24 B each)."""
+    _solver.set_tt_log2(log2_buckets)

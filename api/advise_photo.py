@@ -1,0 +1,90 @@
+"""``piki advise PHOTO``: scan a photo of a hand, then advise the bid for it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from advisor.bids import BidParseError, parse_bid
+from advisor.cards import parse_seat
+from advisor.record import HandRecord, RecordError
+from advisor.state import IllegalEvent
+
+
+def _pairs(text: str, what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition(":")
+        if not sep:
+            raise ValueError(f"--{what}: expected KEY:VALUE pairs separated by commas, got {part!r}")
+        out[key.strip().upper()] = value.strip()
+    return out
+
+
+def _numbers(text: str, what: str) -> dict[str, int]:
+    out = {}
+    for k, v in _pairs(text, what).items():
+        if k not in ("NS", "EW"):
+            raise ValueError(f"--{what}: unknown team {k!r} (expected NS or EW)")
+        try:
+            out[k] = int(v)
+        except ValueError:
+            raise ValueError(f"--{what}: {v!r} is not a whole number") from None
+    return out
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    from advisor.advice import bid_json
+    from vision.errors import ImageError
+    from vision.scan import scan_image
+
+    try:
+        seat = parse_seat(args.seat)
+        dealer = parse_seat(args.dealer) if args.dealer else seat
+        bids = {}
+        for k, v in _pairs(args.bids, "bids").items():
+            bids[parse_seat(k).name] = "blind_nil" if parse_bid(v) < 0 else parse_bid(v)
+        score = _numbers(args.score, "score")
+        bags = _numbers(args.bags, "bags")
+        scan = scan_image(args.image)
+    except (ValueError, BidParseError) as e:
+        print(f"piki: {e}", file=sys.stderr)
+        return 2
+    except ImageError as e:
+        print(f"piki: {args.image}: {e}", file=sys.stderr)
+        return 2
+    warnings = list(scan.get("warnings", []))
+    hand = scan["hand"] or [c["card"] for c in scan["cards"]]
+    if len(hand) != 13:
+        warnings.append(f"found {len(hand)} cards in the hand, expected 13: the advice samples the"
+                        " missing ones; re-shoot with every corner visible for a sharper answer")
+    try:
+        record = HandRecord.from_json({
+            "rules": args.rules, "dealer": dealer.name, "score_before": score, "bags_before": bags,
+            "hands": {seat.name: hand[:13]}, "bids": bids, "plays": [],
+        })
+        from advisor.record import replay
+
+        state = replay(record)
+        if state.to_act != seat:
+            raise ValueError(f"it is {state.to_act.name}'s turn to bid, not {seat.name}'s: give the"
+                             " earlier bids with --bids")
+        advice = bid_json(record, time_budget=args.time, lang=args.lang)
+    except (RecordError, ValueError) as e:
+        print(f"piki: {e}", file=sys.stderr)
+        return 2
+    except IllegalEvent as e:
+        print(f"piki: {e.reason}", file=sys.stderr)
+        return 1
+    out = {"image": args.image, "hand": hand, "advice": advice, "warnings": warnings}
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        print(f"hand ({len(hand)}): {' '.join(hand)}")
+        for w in warnings:
+            print(f"warning: {w}")
+        from .text import render_bid
+
+        print(render_bid(advice))
+    return 0

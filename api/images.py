@@ -1,0 +1,69 @@
+"""Checks on uploaded images before they reach the detector, and the scan call itself."""
+
+from __future__ import annotations
+
+import io
+import warnings
+from typing import Any
+
+from .config import Settings
+from .errors import ImageRejected, Unavailable
+
+ALLOWED_FORMATS = {"JPEG", "PNG", "WEBP", "BMP"}
+
+
+def check_image(data: bytes, settings: Settings) -> tuple[int, int]:
+    """Refuse empty, oversized, non-image or decompression-bomb uploads; return (width, height).
+
+    Only the header is read here (Pillow opens lazily), so a huge-dimension bomb is refused
+    before any pixel is decoded.
+    """
+    if not data:
+        raise ImageRejected(422, "the image is empty")
+    if len(data) > settings.max_upload_bytes:
+        raise ImageRejected(413, f"the image is {len(data)} bytes; at most "
+                                 f"{settings.max_upload_bytes} are accepted")
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                fmt, (w, h) = im.format, im.size
+    except UnidentifiedImageError:
+        raise ImageRejected(415, "not an image: send a JPEG, PNG or WebP file") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ImageRejected(413, "the image has too many pixels (decompression bomb?)") from None
+    except Exception as e:  # truncated headers and the like
+        raise ImageRejected(422, f"unreadable image: {e}") from None
+    if fmt not in ALLOWED_FORMATS:
+        raise ImageRejected(415, f"{fmt} images are not accepted: send JPEG, PNG or WebP")
+    if w <= 0 or h <= 0:
+        raise ImageRejected(422, "the image has no pixels")
+    if w > settings.max_image_side or h > settings.max_image_side or w * h > settings.max_image_pixels:
+        raise ImageRejected(413, f"the image is {w}x{h} pixels; at most {settings.max_image_side} "
+                                 f"per side and {settings.max_image_pixels // 1_000_000} megapixels")
+    return w, h
+
+
+def scan_bytes(data: bytes, settings: Settings) -> dict[str, Any]:
+    """Check the upload, then run the card detector on it (the ``piki scan`` object)."""
+    w, h = check_image(data, settings)
+    try:
+        from vision.scan import scan_image
+    except ImportError as e:
+        raise Unavailable(f"card detection is not available on this server ({e})") from None
+    try:
+        from vision.errors import ImageError
+    except ImportError:  # pragma: no cover - comes with vision.scan
+        ImageError = ValueError  # type: ignore[misc,assignment]
+    try:
+        result = scan_image(data)
+    except ImageError as e:
+        raise ImageRejected(422, f"unreadable image: {e}") from None
+    except (ImportError, FileNotFoundError) as e:  # runtime or model files not installed
+        raise Unavailable(f"card detection is not available on this server ({e})") from None
+    out = dict(result)
+    out.setdefault("width", w)
+    out.setdefault("height", h)
+    return out

@@ -1,0 +1,65 @@
+"""Stateless endpoints on one hand record: state, check, advice, review."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query
+
+from advisor.record import HandRecord, check, replay, state_json
+
+from ..deps import advice_options
+from ..errors import Unavailable
+from ..schemas import ErrorOut, HandRecordIn
+
+router = APIRouter(tags=["records"])
+
+_ERRORS = {422: {"model": ErrorOut, "description": "malformed record"},
+           409: {"model": ErrorOut, "description": "an illegal event, or advice asked in the wrong phase"}}
+
+
+def _record(body: HandRecordIn) -> HandRecord:
+    return HandRecord.from_json(body.record_json())
+
+
+def advice_module():
+    try:
+        from advisor import advice
+    except ImportError as e:
+        raise Unavailable(f"the advisor is not available on this server ({e})") from None
+    return advice
+
+
+@router.post("/state", summary="the state after a hand record (as `piki state`)", responses=_ERRORS)
+def post_state(body: HandRecordIn) -> dict[str, Any]:
+    return state_json(replay(_record(body)))
+
+
+@router.post("/check", summary="is the record legal? (as `piki check`, HTTP 200 either way)",
+             responses={422: _ERRORS[422]})
+def post_check(body: HandRecordIn) -> dict[str, Any]:
+    errors = check(_record(body))
+    return {"legal": not errors, "errors": [e.to_json() for e in errors]}
+
+
+@router.post("/advice/bid", summary="bid advice for the seat to act (as `piki bid`)", responses=_ERRORS)
+def post_bid(body: HandRecordIn, opts: dict = Depends(advice_options)) -> dict[str, Any]:
+    record = _record(body)
+    replay(record)  # an illegal record is answered 409 before the advisor runs
+    return advice_module().bid_json(record, **opts)
+
+
+@router.post("/advice/play", summary="card advice for the seat to act (as `piki play`)", responses=_ERRORS)
+def post_play(body: HandRecordIn, opts: dict = Depends(advice_options)) -> dict[str, Any]:
+    record = _record(body)
+    replay(record)
+    return advice_module().play_json(record, **opts)
+
+
+@router.post("/review", summary="review of a finished hand (as `piki review`)", responses=_ERRORS)
+def post_review(body: HandRecordIn, opts: dict = Depends(advice_options),
+                seat: str | None = Query(None, pattern="^[NESWnesw]$",
+                                         description="review only this seat")) -> dict[str, Any]:
+    record = _record(body)
+    replay(record)
+    return advice_module().review_json(record, seat=seat.upper() if seat else None, **opts)

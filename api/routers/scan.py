@@ -1,0 +1,34 @@
+"""``POST /v1/scan``: find the cards in one photo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, File, UploadFile
+
+from ..config import Settings
+from ..deps import get_settings
+from ..errors import ImageRejected
+from ..images import scan_bytes
+from ..schemas import ErrorOut
+
+router = APIRouter(tags=["scan"])
+
+
+async def read_upload(image: UploadFile, settings: Settings) -> bytes:
+    data = await image.read(settings.max_upload_bytes + 1)
+    if len(data) > settings.max_upload_bytes:
+        raise ImageRejected(413, f"the image is larger than {settings.max_upload_bytes} bytes")
+    return data
+
+
+@router.post("/scan", summary="cards in a photo (as `piki scan`)",
+             responses={413: {"model": ErrorOut}, 415: {"model": ErrorOut},
+                        422: {"model": ErrorOut}, 503: {"model": ErrorOut}})
+async def post_scan(image: UploadFile = File(..., description="JPEG, PNG or WebP photo"),
+                    settings: Settings = Depends(get_settings)) -> dict[str, Any]:
+    from starlette.concurrency import run_in_threadpool
+
+    data = await read_upload(image, settings)
+    result = await run_in_threadpool(scan_bytes, data, settings)
+    return {"image": image.filename or "upload", **result}

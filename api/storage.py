@@ -1,0 +1,324 @@
+"""Durable storage of live games: one interface, two backends (SQLite file, PostgreSQL).
+
+A game is a row with its creation metadata plus an append-only log of events (bids, plays,
+known hands, undo, next hand). The log is the truth: the state of a game is the replay of its
+events. Every ``append_event`` is committed before it returns, so an event acknowledged to a
+client survives a crash of the server (SQLite in WAL mode with ``synchronous=FULL``; PostgreSQL
+commits are durable by default).
+
+Concurrency: an event is stored at ``seq`` = the number of events before it; the primary key
+(game_id, seq) makes a second writer that saw the same log fail with :class:`Conflict` instead of
+silently interleaving (several server processes may share one PostgreSQL database).
+
+>>> s = open_storage(":memory:")
+>>> s.create_game("g1", {"dealer": "N"})
+>>> s.append_event("g1", 0, {"type": "bid", "bid": 3})
+>>> [e["type"] for e in s.events("g1")]
+['bid']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+
+class StorageError(RuntimeError):
+    """The database cannot be opened or used."""
+
+
+class Conflict(StorageError):
+    """Another writer stored an event at the same position first."""
+
+
+class NotFound(StorageError):
+    """No game with that id."""
+
+
+@dataclass
+class GameRow:
+    id: str
+    created: float
+    meta: dict[str, Any]
+    tracker: dict[str, Any] | None
+
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        created DOUBLE PRECISION NOT NULL,
+        meta TEXT NOT NULL,
+        tracker TEXT
+    )""",
+    """CREATE TABLE IF NOT EXISTS events (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+)
+
+
+class Storage:
+    """The interface both backends implement."""
+
+    url: str
+    kind: str
+
+    def create_game(self, game_id: str, meta: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def game(self, game_id: str) -> GameRow:
+        raise NotImplementedError
+
+    def events(self, game_id: str) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def append_event(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def set_tracker(self, game_id: str, tracker: dict[str, Any] | None) -> None:
+        raise NotImplementedError
+
+    def list_games(self, limit: int = 100) -> list[GameRow]:
+        raise NotImplementedError
+
+    def ping(self) -> bool:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+def _row(r) -> GameRow:
+    return GameRow(r[0], float(r[1]), json.loads(r[2]), json.loads(r[3]) if r[3] else None)
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+class SQLiteStorage(Storage):
+    """A SQLite file in WAL mode; safe for threads of one process and for several processes."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: str) -> None:
+        self.url = path
+        self._lock = threading.RLock()
+        try:
+            if path != ":memory:":
+                parent = os.path.dirname(os.path.abspath(path))
+                if not os.path.isdir(parent):
+                    raise StorageError(f"{path}: directory {parent} does not exist")
+            self._conn = sqlite3.connect(path, timeout=30, check_same_thread=False,
+                                         isolation_level=None)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.execute("PRAGMA busy_timeout=30000")
+            for stmt in _SCHEMA:
+                self._conn.execute(stmt)
+        except sqlite3.Error as e:
+            raise StorageError(f"cannot open SQLite database {path}: {e}") from None
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
+
+    def create_game(self, game_id: str, meta: dict[str, Any]) -> None:
+        with self._tx() as c:
+            c.execute("INSERT INTO games (id, created, meta) VALUES (?, ?, ?)",
+                      (game_id, time.time(), _dump(meta)))
+
+    def game(self, game_id: str) -> GameRow:
+        with self._lock:
+            r = self._conn.execute("SELECT id, created, meta, tracker FROM games WHERE id = ?",
+                                   (game_id,)).fetchone()
+        if r is None:
+            raise NotFound(game_id)
+        return _row(r)
+
+    def events(self, game_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._conn.execute("SELECT data FROM events WHERE game_id = ? ORDER BY seq",
+                                      (game_id,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def append_event(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
+        try:
+            with self._tx() as c:
+                c.execute("INSERT INTO events (game_id, seq, created, data) VALUES (?, ?, ?, ?)",
+                          (game_id, seq, time.time(), _dump(event)))
+        except sqlite3.IntegrityError as e:
+            if "FOREIGN KEY" in str(e):
+                raise NotFound(game_id) from None
+            raise Conflict(f"event {seq} of game {game_id} was stored by another request") from None
+
+    def set_tracker(self, game_id: str, tracker: dict[str, Any] | None) -> None:
+        with self._tx() as c:
+            c.execute("UPDATE games SET tracker = ? WHERE id = ?",
+                      (None if tracker is None else _dump(tracker), game_id))
+
+    def list_games(self, limit: int = 100) -> list[GameRow]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT id, created, meta, tracker FROM games ORDER BY created DESC LIMIT ?",
+                (limit,)).fetchall()
+        return [_row(r) for r in rows]
+
+    def ping(self) -> bool:
+        with self._lock:
+            return self._conn.execute("SELECT 1").fetchone()[0] == 1
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class PostgresStorage(Storage):
+    """PostgreSQL through psycopg 3, with a small pool of connections (one per busy thread)."""
+
+    kind = "postgresql"
+
+    def __init__(self, url: str, pool_size: int = 8) -> None:
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:  # pragma: no cover - psycopg is a dependency of the API
+            raise StorageError("PostgreSQL needs the psycopg package (pip install 'psycopg[binary]')") from None
+        self.url = url
+        self._pool: queue.LifoQueue = queue.LifoQueue()
+        self._sem = threading.BoundedSemaphore(pool_size)
+        with self._conn() as c:
+            with c.transaction():
+                # Serialise concurrent schema creation by several processes starting at once.
+                c.execute("SELECT pg_advisory_xact_lock(781234)")
+                for stmt in _SCHEMA:
+                    c.execute(stmt)
+
+    def _connect(self):
+        import psycopg
+
+        try:
+            return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        except psycopg.Error as e:
+            raise StorageError(f"cannot connect to PostgreSQL at {_redact(self.url)}: "
+                               f"{str(e).strip().splitlines()[0] if str(e).strip() else e}") from None
+
+    @contextmanager
+    def _conn(self):
+        import psycopg
+
+        self._sem.acquire()
+        try:
+            try:
+                conn = self._pool.get_nowait()
+            except queue.Empty:
+                conn = self._connect()
+            if conn.closed:
+                conn = self._connect()
+            try:
+                yield conn
+            except (psycopg.OperationalError, psycopg.InterfaceError):
+                conn.close()
+                raise
+            else:
+                self._pool.put(conn)
+        finally:
+            self._sem.release()
+
+    def _run(self, fn):
+        """Run ``fn(conn)``; once more on a fresh connection when the old one was dropped."""
+        import psycopg
+
+        for attempt in (0, 1):
+            try:
+                with self._conn() as c:
+                    return fn(c)
+            except (psycopg.OperationalError, psycopg.InterfaceError) as e:
+                if attempt:
+                    raise StorageError(f"PostgreSQL: {e}") from None
+
+    def create_game(self, game_id: str, meta: dict[str, Any]) -> None:
+        self._run(lambda c: c.execute("INSERT INTO games (id, created, meta) VALUES (%s, %s, %s)",
+                                      (game_id, time.time(), _dump(meta))))
+
+    def game(self, game_id: str) -> GameRow:
+        r = self._run(lambda c: c.execute(
+            "SELECT id, created, meta, tracker FROM games WHERE id = %s", (game_id,)).fetchone())
+        if r is None:
+            raise NotFound(game_id)
+        return _row(r)
+
+    def events(self, game_id: str) -> list[dict[str, Any]]:
+        rows = self._run(lambda c: c.execute(
+            "SELECT data FROM events WHERE game_id = %s ORDER BY seq", (game_id,)).fetchall())
+        return [json.loads(r[0]) for r in rows]
+
+    def append_event(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
+        import psycopg
+
+        try:
+            self._run(lambda c: c.execute(
+                "INSERT INTO events (game_id, seq, created, data) VALUES (%s, %s, %s, %s)",
+                (game_id, seq, time.time(), _dump(event))))
+        except psycopg.errors.ForeignKeyViolation:
+            raise NotFound(game_id) from None
+        except psycopg.errors.UniqueViolation:
+            raise Conflict(f"event {seq} of game {game_id} was stored by another request") from None
+
+    def set_tracker(self, game_id: str, tracker: dict[str, Any] | None) -> None:
+        self._run(lambda c: c.execute("UPDATE games SET tracker = %s WHERE id = %s",
+                                      (None if tracker is None else _dump(tracker), game_id)))
+
+    def list_games(self, limit: int = 100) -> list[GameRow]:
+        rows = self._run(lambda c: c.execute(
+            "SELECT id, created, meta, tracker FROM games ORDER BY created DESC LIMIT %s",
+            (limit,)).fetchall())
+        return [_row(r) for r in rows]
+
+    def ping(self) -> bool:
+        return self._run(lambda c: c.execute("SELECT 1").fetchone()[0]) == 1
+
+    def close(self) -> None:
+        while True:
+            try:
+                self._pool.get_nowait().close()
+            except queue.Empty:
+                break
+
+
+def _redact(url: str) -> str:
+    """The URL without its password, for messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        cred, host = rest.rsplit("@", 1)
+        user = cred.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{host}"
+    return url
+
+
+def open_storage(db: str | None) -> Storage:
+    """``postgresql://…`` / ``postgres://…`` → PostgreSQL; anything else is a SQLite file path."""
+    db = db or "piki.db"
+    if db.startswith(("postgresql://", "postgres://")):
+        return PostgresStorage(db)
+    if db.startswith("sqlite:///"):
+        db = db[len("sqlite:///"):]
+    return SQLiteStorage(db)

@@ -1,0 +1,221 @@
+"""Malformed input and illegal events through the real `piki` command (subprocesses)."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+_ENTRY = Path(sys.executable).with_name("piki")
+PIKI = [str(_ENTRY)] if _ENTRY.exists() else [sys.executable, "-m", "api.cli"]
+
+BIDS = {"N": 3, "E": 3, "S": 3, "W": 3}
+S_HAND = ["7H", "QH", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC"]
+W_HAND = ["4S", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC"]
+
+
+def record(**fields) -> dict:
+    out = {"format": "piki-hand/1", "rules": "piki", "dealer": "N", "bids": BIDS, "plays": []}
+    out.update(fields)
+    return out
+
+
+def piki(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*PIKI, *args], input=stdin, capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+
+
+def write(tmp_path: Path, content, name="record.json") -> str:
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content if isinstance(content, str) else json.dumps(content),
+                        encoding="utf-8")
+    return str(path)
+
+
+def assert_malformed(proc: subprocess.CompletedProcess, *words: str) -> str:
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+    return lines[0]
+
+
+# ================================================================= malformed input
+MALFORMED = [
+    ("bad_json", '{"format": "piki-hand/1", "dealer": ', ["bad JSON", "line 1"]),
+    ("not_object", "[1, 2, 3]", ["must be a JSON object"]),
+    ("empty", "", ["bad JSON"]),
+    ("unknown_card_hand", record(hands={"N": ["AS", "XQ"]}), ["hands.N[1]", "unknown card 'XQ'"]),
+    ("unknown_card_play", record(plays=["5H", "1H"]), ["plays[1]", "unknown card '1H'"]),
+    ("fourteen_cards", record(hands={"N": ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS",
+                                           "JS", "QS", "KS", "AS", "AH"]}),
+     ["N has 14 cards", "a hand has 13"]),
+    ("card_in_two_hands", record(hands={"N": ["AS", "KH"], "E": ["2C", "AS"]}),
+     ["AS is in two hands: N and E"]),
+    ("card_twice_in_hand", record(hands={"W": ["AS", "as"]}), ["AS appears twice in W's hand"]),
+    ("bid_14", record(bids={"N": 14, "E": 3}), ["bids.N", "between 0 and 13, got 14"]),
+    ("bid_text", record(bids={"N": "many"}), ["bids.N", "a bid must be"]),
+    ("bad_rules", record(rules={"preset": "piki", "win_at": "lots"}),
+     ["rules field 'win_at' must be an integer"]),
+    ("unknown_preset", record(rules="bridge"), ["unknown rules preset 'bridge'"]),
+    ("bad_dealer", record(dealer="X"), ["dealer", "unknown seat 'X'"]),
+    ("no_dealer", {"format": "piki-hand/1"}, ["missing field 'dealer'"]),
+    ("bad_format", record(format="piki-hand/9"), ["unknown format 'piki-hand/9'"]),
+    ("too_many_plays", record(plays=["2C"] * 53), ["53 cards"]),
+    ("deep_json", "[" * 100000, ["bad JSON"]),
+    ("huge_number", '{"dealer": "N", "score_before": {"NS": ' + "9" * 5000 + "}}", ["bad JSON"]),
+]
+
+
+@pytest.mark.parametrize("command", ["state", "check"])
+@pytest.mark.parametrize("name,content,words", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_record(tmp_path, command, name, content, words):
+    path = write(tmp_path, content)
+    line = assert_malformed(piki(command, path, "--json"), *words)
+    assert line.startswith("piki: ")
+
+
+@pytest.mark.parametrize("command", ["state", "check"])
+def test_missing_file(tmp_path, command):
+    path = str(tmp_path / "nope.json")
+    assert_malformed(piki(command, path, "--json"), path, "no such file")
+
+
+def test_directory_and_binary_file(tmp_path):
+    assert_malformed(piki("state", str(tmp_path)), "is a directory")
+    path = write(tmp_path, b"\xff\xfe\x00garbage\x80", "bin.json")
+    assert_malformed(piki("state", path, "--json"), "not a UTF-8 text file")
+
+
+# ================================================================= illegal events
+ILLEGAL = [
+    ("revoke", record(hands={"S": S_HAND}, plays=["2H", "3H", "2C", "4H"]),
+     {"kind": "play", "index": 2, "seat": "S", "card": "2C",
+      "reason": "S must follow hearts: holds 7H, QH"}),
+    ("spade_lead", record(dealer="W", hands={"W": W_HAND}, plays=["4S"]),
+     {"kind": "play", "index": 0, "seat": "W", "card": "4S",
+      "reason": "spades not broken: W leads 4S while holding clubs"}),
+    ("blind_nil", record(bids={"N": 2, "E": "blind_nil", "S": 3, "W": 3},
+                         score_before={"NS": 300, "EW": 150}),
+     {"kind": "bid", "index": 1, "seat": "E", "card": None, "bid": "blind_nil",
+      "reason": "E may not bid blind nil: EW trails by 150, blind nil needs a deficit of at "
+                "least 200"}),
+    ("replayed_card", record(plays="2H 3H 4H 5H 6H 7H 8H 9H TH JH QH AS AS".split()),
+     {"kind": "play", "index": 12, "seat": "E", "card": "AS",
+      "reason": "AS was already played in trick 3"}),
+]
+
+
+@pytest.mark.parametrize("name,rec,error", ILLEGAL, ids=[i[0] for i in ILLEGAL])
+def test_illegal_event(tmp_path, name, rec, error):
+    path = write(tmp_path, rec)
+    proc = piki("check", path, "--json")
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == ""
+    out = json.loads(proc.stdout)
+    assert out["legal"] is False
+    assert len(out["errors"]) == 1
+    got = out["errors"][0]
+    for key, value in error.items():
+        assert got[key] == value, key
+
+    # the plain-text check names the same reason
+    text = piki("check", path)
+    assert text.returncode == 1 and error["reason"] in text.stdout
+
+    # `state` stops with the same reason, exit 1, one line on stderr
+    for args in (("state", path, "--json"), ("state", path)):
+        proc = piki(*args)
+        assert proc.returncode == 1
+        assert proc.stdout == ""
+        assert "Traceback" not in proc.stderr
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1 and error["reason"] in lines[0]
+        assert f"#{error['index']} by {error['seat']}" in lines[0]
+
+
+def test_legal_record_checks_clean(tmp_path):
+    path = write(tmp_path, record(hands={"S": S_HAND}, plays=["2H", "3H", "QH", "4H"]))
+    proc = piki("check", path, "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout) == {"legal": True, "errors": []}
+    proc = piki("state", path, "--json")
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["tricks"]["S"] == 1
+
+
+# ===================================================================== stdin mode
+def test_stdin_several_lines_answered_in_order():
+    lines = [
+        json.dumps(record(plays=["5H"])),
+        "{not json",
+        json.dumps(record(hands={"S": S_HAND}, plays=["2H", "3H", "2C"])),
+        "",  # blank lines are skipped
+        json.dumps(record(bids={"N": 14})),
+        json.dumps(record(plays=["5H", "KH", "2H", "9H"])),
+    ]
+    proc = piki("state", "-", "--json", stdin="\n".join(lines) + "\n")
+    assert "Traceback" not in proc.stderr
+    answers = [json.loads(a) for a in proc.stdout.splitlines()]
+    assert len(answers) == 5
+    assert answers[0]["to_act"] == "E" and answers[0]["played"] == ["5H"]
+    assert set(answers[1]) == {"error"} and "bad JSON" in answers[1]["error"]
+    assert answers[2] == {"error": "S must follow hearts: holds 7H, QH"}
+    assert set(answers[3]) == {"error"} and "between 0 and 13" in answers[3]["error"]
+    assert answers[4]["to_act"] == "E" and answers[4]["tricks"]["E"] == 1
+
+    proc = piki("check", "-", stdin="\n".join(lines) + "\n")
+    answers = [json.loads(a) for a in proc.stdout.splitlines()]
+    assert [a.get("legal") for a in answers] == [True, None, False, None, True]
+    assert answers[2]["errors"][0]["index"] == 2 and answers[2]["errors"][0]["card"] == "2C"
+    assert proc.returncode == 1  # one record was illegal
+
+
+def test_stdin_answers_are_flushed_one_by_one():
+    """Hold a conversation: each answer must arrive before the next line is written."""
+    proc = subprocess.Popen([*PIKI, "state", "-", "--json"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            bufsize=1, cwd=ROOT)
+    answers: queue.Queue = queue.Queue()
+
+    def reader():
+        for line in proc.stdout:
+            answers.put(line)
+        answers.put(None)
+
+    threading.Thread(target=reader, daemon=True).start()
+    try:
+        conversation = [
+            (record(plays=[]), lambda a: a["phase"] == "play" and a["to_act"] == "N"),
+            ("this is not json", lambda a: "bad JSON" in a["error"]),
+            (record(plays=["5H", "KH"]), lambda a: a["to_act"] == "S"),
+            (record(dealer="W", hands={"W": W_HAND}, plays=["4S"]),
+             lambda a: a == {"error": "spades not broken: W leads 4S while holding clubs"}),
+            (record(plays=["5H", "KH", "2H", "9H"]), lambda a: a["to_act"] == "E"),
+        ]
+        for message, ok in conversation:
+            proc.stdin.write((message if isinstance(message, str) else json.dumps(message)) + "\n")
+            proc.stdin.flush()
+            line = answers.get(timeout=30)  # stdin stays open: no answer means no flush
+            assert line is not None, proc.stderr.read()
+            assert ok(json.loads(line)), line
+        assert answers.empty()
+        proc.stdin.close()
+        assert answers.get(timeout=30) is None
+        assert proc.wait(timeout=30) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,135 @@
+"""Turn classified corner detections into a list of cards: one entry per card, zones, warnings.
+
+* Each detection votes for its most likely cards (rank probability x suit probability).
+* A deck has no duplicates: detections are taken in order of confidence; a detection whose card
+  is already taken is either that card's other corner (about a card's length away from the
+  first one) or is moved to its next most likely free card, or dropped.
+* Zones: corners of a fanned hand sit next to each other, so corners are linked when closer than
+  ``LINK`` index sizes; the largest group of at least ``MIN_HAND`` cards is the hand and the rest
+  lie on the table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .labels import RANK_CLASSES, SUIT_CLASSES
+
+CODES = [r + s for r in RANK_CLASSES[:-1] for s in SUIT_CLASSES]  # row-major over (rank, suit)
+LINK = 2.6
+MIN_HAND = 3
+SECOND_CORNER = (2.0, 16.0)  # distance range, in index sizes, between the two corners of a card
+MIN_CONF = 0.3
+UNCERTAIN = 0.6
+MAX_NONE = 0.5
+
+
+@dataclass
+class Card:
+    code: str
+    corners: list = field(default_factory=list)  # indices into the detections
+    confs: list = field(default_factory=list)
+    zone: str = "table"
+
+    @property
+    def confidence(self) -> float:
+        return float(1.0 - np.prod([1.0 - c for c in self.confs]))
+
+
+def _centre(b):
+    return np.array([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2])
+
+
+def _size(b) -> float:
+    return float(max(b[2] - b[0], b[3] - b[1], 1.0))
+
+
+def _is_other_corner(boxes, card: Card, j: int) -> bool:
+    if len(card.corners) >= 4:
+        return False
+    for i in card.corners:
+        d = np.linalg.norm(_centre(boxes[i]) - _centre(boxes[j])) / ((_size(boxes[i]) + _size(boxes[j])) / 2)
+        if not SECOND_CORNER[0] <= d <= SECOND_CORNER[1]:
+            return False
+    return True
+
+
+def assign_cards(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF) -> list[Card]:
+    n = len(boxes)
+    if n == 0:
+        return []
+    probs = rank_p[:, :-1, None] * suit_p[:, None, :]  # n x 13 x 4
+    probs = probs.reshape(n, -1)
+    weight = np.sqrt(np.clip(det_scores, 0, 1))
+    order = np.argsort(-(probs.max(1) * weight))
+    taken: dict[str, Card] = {}
+    for j in order:
+        if rank_p[j, -1] > MAX_NONE:
+            continue
+        for rank_i, k in enumerate(np.argsort(-probs[j])[:3]):
+            conf = float(probs[j, k] * weight[j])
+            if conf < min_conf * (0.5 if rank_i == 0 else 1.0):
+                break
+            code = CODES[k]
+            if code not in taken:
+                taken[code] = Card(code, [int(j)], [conf])
+                break
+            if _is_other_corner(boxes, taken[code], j):
+                taken[code].corners.append(int(j))
+                taken[code].confs.append(conf)
+                break
+    return [c for c in taken.values() if c.confidence >= min_conf]
+
+
+def assign_zones(boxes, cards: list[Card]) -> None:
+    owner = {j: ci for ci, c in enumerate(cards) for j in c.corners}
+    idx = sorted(owner)
+    parent = {j: j for j in idx}
+
+    def find(a):
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for a_i, a in enumerate(idx):
+        for b in idx[a_i + 1:]:
+            scale = (_size(boxes[a]) + _size(boxes[b])) / 2
+            if np.linalg.norm(_centre(boxes[a]) - _centre(boxes[b])) < LINK * scale:
+                parent[find(a)] = find(b)
+    groups: dict[int, set] = {}
+    for j in idx:
+        groups.setdefault(find(j), set()).add(owner[j])
+    best, best_key = None, None
+    for root, members in groups.items():
+        ys = [_centre(boxes[j])[1] for j in idx if find(j) == root]
+        key = (len(members), float(np.mean(ys)))
+        if len(members) >= MIN_HAND and (best_key is None or key > best_key):
+            best, best_key = members, key
+    for ci, card in enumerate(cards):
+        card.zone = "hand" if best is not None and ci in best else "table"
+
+
+def card_box(boxes, card: Card) -> list[int]:
+    b = np.array([boxes[j] for j in card.corners])
+    return [int(round(b[:, 0].min())), int(round(b[:, 1].min())), int(round(b[:, 2].max())), int(round(b[:, 3].max()))]
+
+
+def build_result(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF) -> dict:
+    cards = assign_cards(boxes, det_scores, rank_p, suit_p, min_conf)
+    assign_zones(boxes, cards)
+    cards.sort(key=lambda c: (c.zone != "hand", card_box(boxes, c)[0], card_box(boxes, c)[1]))
+    out = [{"card": c.code, "confidence": round(c.confidence, 3), "box": card_box(boxes, c), "zone": c.zone}
+           for c in cards]
+    warnings = []
+    if not out:
+        warnings.append("no cards found: frame the cards so their corner indices are sharp and well lit")
+    for c in out:
+        if c["confidence"] < UNCERTAIN:
+            warnings.append(f"{c['card']} uncertain ({c['confidence']:.2f}): re-shoot closer")
+    hand = [c["card"] for c in out if c["zone"] == "hand"]
+    if len(hand) > 13:
+        warnings.append(f"{len(hand)} cards in the hand zone: a hand holds at most 13")
+    return {"cards": out, "hand": hand, "table": [c["card"] for c in out if c["zone"] == "table"],
+            "warnings": warnings}

@@ -1,0 +1,69 @@
+"""`piki scan` backend: scan image files and print the cards found."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .errors import ImageError
+
+
+def _annotation_path(annotate: str, image: str, many: bool) -> str:
+    target = Path(annotate)
+    if many or target.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        return str(target / f"{Path(image).stem}.annotated.jpg")
+    return str(target)
+
+
+def _readable(image: str, result: dict) -> str:
+    hand = " ".join(result["hand"]) or "-"
+    table = " ".join(result["table"]) or "-"
+    line = f"{image}: hand {hand} | table {table}"
+    if result["warnings"]:
+        line += " | " + "; ".join(result["warnings"])
+    return line
+
+
+def run_scan(paths: list[str], as_json: bool, annotate: str | None) -> int:
+    """Scan each image; one line per image on stdout. Returns 0, or 2 if any image was bad."""
+    from .image_io import load_image
+    from .scan import default_detector
+
+    status = 0
+    for path in paths:
+        try:
+            img = load_image(path)
+            result = default_detector().scan(img)
+            if annotate:
+                from .annotate import write_annotated
+
+                write_annotated(_annotation_path(annotate, path, len(paths) > 1), img, result)
+        except ImageError as exc:
+            print(f"piki scan: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        except (FileNotFoundError, OSError) as exc:
+            print(f"piki scan: {path}: {exc}", file=sys.stderr)
+            status = 2
+            continue
+        if as_json:
+            print(json.dumps({"image": path, **result}), flush=True)
+        else:
+            print(_readable(path, result), flush=True)
+    return status
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m vision.cli", description="find playing cards in photos")
+    ap.add_argument("images", nargs="+")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--annotate", metavar="PATH", help="write an annotated JPEG (a folder for several images)")
+    args = ap.parse_args(argv)
+    return run_scan(args.images, args.json, args.annotate)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""Corner-index detector: tiny YOLO exported to ONNX, run with onnxruntime, decoded with numpy."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import runtime
+
+
+@dataclass
+class Detector:
+    """Finds corner indices (one class). ``imgsz`` is the square network input side."""
+    model_path: Path = runtime.MODELS_DIR / runtime.DETECTOR_FILE
+    imgsz: int = 320
+    conf: float = 0.25
+    iou: float = 0.5
+
+    def letterbox(self, img: np.ndarray):
+        h, w = img.shape[:2]
+        s = self.imgsz / max(h, w)
+        nw, nh = max(1, round(w * s)), max(1, round(h * s))
+        resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+        canvas = np.full((self.imgsz, self.imgsz, 3), 114, np.uint8)
+        px, py = (self.imgsz - nw) // 2, (self.imgsz - nh) // 2
+        canvas[py:py + nh, px:px + nw] = resized
+        x = canvas[:, :, ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        return np.ascontiguousarray(x), s, px, py
+
+    def __call__(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """BGR image -> (N x 4 boxes [x1, y1, x2, y2] in image pixels, N scores)."""
+        sess = runtime.session(self.model_path)
+        x, s, px, py = self.letterbox(img)
+        out = sess.run(None, {sess.get_inputs()[0].name: x})[0][0]  # (4 + classes, anchors)
+        scores = out[4:].max(axis=0)
+        keep = scores >= self.conf
+        if not keep.any():
+            return np.zeros((0, 4), np.float32), np.zeros(0, np.float32)
+        cx, cy, bw, bh = out[:4, keep]
+        scores = scores[keep]
+        boxes = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], 1)
+        idx = cv2.dnn.NMSBoxes([[float(b[0]), float(b[1]), float(b[2] - b[0]), float(b[3] - b[1])] for b in boxes],
+                               scores.astype(float).tolist(), self.conf, self.iou)
+        idx = np.array(idx, dtype=int).reshape(-1)
+        boxes, scores = boxes[idx], scores[idx]
+        boxes = (boxes - [px, py, px, py]) / s
+        h, w = img.shape[:2]
+        boxes = np.clip(boxes, 0, [w, h, w, h]).astype(np.float32)
+        return boxes, scores.astype(np.float32)

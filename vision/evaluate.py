@@ -1,0 +1,207 @@
+"""Measure the card detector on labelled scenes.
+
+    python -m vision.evaluate --render 200            # fresh scenes of the held-out designs
+    python -m vision.evaluate --folder DIR [--split val] [--limit 300] [--json report.json]
+
+--folder takes this project's synthetic layout (images/SPLIT, labels/SPLIT, meta/SPLIT) or any
+YOLO-format folder (images/ + labels/, every box counted as a corner index). Reports:
+  * corner mAP50 of the detector (one class: corner index),
+  * card identity recall and precision (needs card labels: meta/*.json or rendered scenes),
+  * zone accuracy (hand/table) of the cards found,
+  * classifier confusions on matched corners, with the usual suspects: A/4, 6/9, S/C and H/D.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .assemble import CODES, build_result
+from .scan import CardDetector
+
+EVAL_SEED_BASE = 900_000  # disjoint from the seeds used for training and validation scenes
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)))
+    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    inter = ix * iy
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
+def average_precision(records: list[tuple[float, bool]], n_gt: int) -> float:
+    """All-point interpolated AP from (score, is_true_positive) over all images."""
+    if n_gt == 0:
+        return float("nan")
+    if not records:
+        return 0.0
+    records = sorted(records, key=lambda r: -r[0])
+    tp = np.cumsum([r[1] for r in records])
+    fp = np.cumsum([not r[1] for r in records])
+    recall = tp / n_gt
+    precision = tp / np.maximum(tp + fp, 1e-9)
+    mrec = np.concatenate([[0.0], recall, [1.0]])
+    mpre = np.concatenate([[1.0], precision, [0.0]])
+    mpre = np.maximum.accumulate(mpre[::-1])[::-1]
+    steps = np.where(mrec[1:] != mrec[:-1])[0]
+    return float(np.sum((mrec[steps + 1] - mrec[steps]) * mpre[steps + 1]))
+
+
+def match(pred: np.ndarray, scores: np.ndarray, gt: np.ndarray, thr: float = 0.5):
+    """Greedy match by score: (list of (score, tp)), {pred index: gt index}."""
+    ious = iou_matrix(pred, gt)
+    used, recs, pairs = set(), [], {}
+    for i in np.argsort(-scores):
+        j = int(np.argmax(ious[i])) if ious.shape[1] else -1
+        ok = j >= 0 and ious[i, j] >= thr and j not in used
+        if ok:
+            used.add(j)
+            pairs[int(i)] = j
+        recs.append((float(scores[i]), ok))
+    return recs, pairs
+
+
+class Tally:
+    def __init__(self):
+        self.ap_records, self.n_gt = [], 0
+        self.tp = self.fp = self.fn = 0
+        self.per_image = []
+        self.zone_ok = self.zone_n = 0
+        self.confusions = Counter()
+        self.corners_matched = self.corners_right = 0
+
+    def add(self, gt_corners: list[dict] | None, gt_boxes: np.ndarray, boxes, scores, rank_p, suit_p):
+        recs, pairs = match(boxes, scores, gt_boxes)
+        self.ap_records += recs
+        self.n_gt += len(gt_boxes)
+        if gt_corners is None:
+            return
+        result = build_result(boxes, scores, rank_p, suit_p)
+        truth = {c["card"]: c["zone"] for c in gt_corners}
+        found = {c["card"]: c["zone"] for c in result["cards"]}
+        tp = len(set(truth) & set(found))
+        self.tp += tp
+        self.fp += len(set(found) - set(truth))
+        self.fn += len(set(truth) - set(found))
+        self.per_image.append((tp / len(truth) if truth else 1.0, tp / len(found) if found else 1.0))
+        for code in set(truth) & set(found):
+            self.zone_n += 1
+            self.zone_ok += truth[code] == found[code]
+        if len(rank_p):
+            probs = (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(len(rank_p), -1)
+            for i, j in pairs.items():
+                guess = "none" if rank_p[i, -1] > 0.5 else CODES[int(np.argmax(probs[i]))]
+                want = gt_corners[j]["card"]
+                self.corners_matched += 1
+                self.corners_right += guess == want
+                if guess != want:
+                    self.confusions[(want, guess)] += 1
+
+    def report(self) -> dict:
+        conf = self.confusions
+
+        def count(pred):
+            return sum(n for (w, g), n in conf.items() if g != "none" and pred(w, g))
+
+        rep = {"images": len(self.per_image) or None,
+               "corner_mAP50": round(average_precision(self.ap_records, self.n_gt), 4),
+               "corners_labelled": self.n_gt}
+        if self.per_image:
+            arr = np.array(self.per_image)
+            rep.update({
+                "card_recall": round(self.tp / max(1, self.tp + self.fn), 4),
+                "card_precision": round(self.tp / max(1, self.tp + self.fp), 4),
+                "mean_image_recall": round(float(arr[:, 0].mean()), 4),
+                "mean_image_precision": round(float(arr[:, 1].mean()), 4),
+                "cards_true": self.tp, "cards_false": self.fp, "cards_missed": self.fn,
+                "zone_accuracy": round(self.zone_ok / max(1, self.zone_n), 4),
+                "corner_classification_accuracy": round(self.corners_right / max(1, self.corners_matched), 4),
+                "confusions": {
+                    "A_vs_4": count(lambda w, g: {w[0], g[0]} == {"A", "4"}),
+                    "6_vs_9": count(lambda w, g: {w[0], g[0]} == {"6", "9"}),
+                    "spades_vs_clubs": count(lambda w, g: {w[1], g[1]} == {"S", "C"}),
+                    "hearts_vs_diamonds": count(lambda w, g: {w[1], g[1]} == {"H", "D"}),
+                    "called_not_an_index": sum(n for (w, g), n in conf.items() if g == "none"),
+                    "top": [f"{w}->{g}: {n}" for (w, g), n in conf.most_common(12)],
+                },
+            })
+        return rep
+
+
+def _yolo_boxes(label_file: Path, w: int, h: int) -> np.ndarray:
+    rows = [line.split() for line in label_file.read_text().splitlines() if line.strip()] if label_file.exists() else []
+    out = []
+    for r in rows:
+        cx, cy, bw, bh = (float(v) for v in r[1:5])
+        out.append([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h])
+    return np.array(out, np.float32).reshape(-1, 4)
+
+
+def evaluate_folder(folder: Path, split: str | None, limit: int | None, det: CardDetector) -> dict:
+    img_dir = folder / "images" / split if split and (folder / "images" / split).exists() else folder / "images"
+    lbl_dir = folder / "labels" / split if split and (folder / "labels" / split).exists() else folder / "labels"
+    meta_dir = folder / "meta" / split if split and (folder / "meta" / split).exists() else folder / "meta"
+    tally = Tally()
+    files = sorted(p for p in img_dir.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".webp"))
+    for p in files[:limit]:
+        img = cv2.imread(str(p))
+        h, w = img.shape[:2]
+        meta_file = meta_dir / (p.stem + ".json")
+        corners = json.loads(meta_file.read_text())["corners"] if meta_file.exists() else None
+        gt = (np.array([c["box"] for c in corners], np.float32).reshape(-1, 4) if corners is not None
+              else _yolo_boxes(lbl_dir / (p.stem + ".txt"), w, h))
+        tally.add(corners, gt, *det.corners(img))
+    return tally.report()
+
+
+def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_SEED_BASE) -> dict:
+    from .synth.artwork import HELD_OUT
+    from .synth.scene import render_scene
+
+    tally = Tally()
+    for k in range(n):
+        img, corners = render_scene(seed + k, list(designs or HELD_OUT))
+        corners = [c.as_dict() for c in corners]
+        gt = np.array([c["box"] for c in corners], np.float32).reshape(-1, 4)
+        tally.add(corners, gt, *det.corners(img))
+    return tally.report()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="evaluate the card detector")
+    ap.add_argument("--folder", type=Path)
+    ap.add_argument("--split", default="val")
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--render", type=int, default=0, help="render this many held-out scenes")
+    ap.add_argument("--seed", type=int, default=EVAL_SEED_BASE)
+    ap.add_argument("--imgsz", type=int, default=None, help="detector input size")
+    ap.add_argument("--json", type=Path, help="also write the report here")
+    args = ap.parse_args(argv)
+    det = CardDetector()
+    if args.imgsz:
+        det.detector.imgsz = args.imgsz
+    reports = {}
+    if args.render:
+        reports["rendered_held_out"] = evaluate_rendered(args.render, det, seed=args.seed)
+    if args.folder:
+        reports[str(args.folder)] = evaluate_folder(args.folder, args.split, args.limit, det)
+    if not reports:
+        ap.error("give --render N and/or --folder DIR")
+    text = json.dumps(reports, indent=1)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""Read an image from a path, bytes or an array into a BGR uint8 array, with clear errors."""
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .errors import ImageError
+
+MAX_PIXELS = 50_000_000
+MAX_BYTES = 200 * 1024 * 1024
+MIN_SIDE = 16
+
+
+def _header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) read from a PNG or JPEG header without decoding, or None if unknown."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
+        return struct.unpack(">II", data[16:24])
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            marker = data[i + 1]
+            if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+                i += 1 if marker == 0xFF else 2
+                continue
+            (length,) = struct.unpack(">H", data[i + 2:i + 4])
+            if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                h, w = struct.unpack(">HH", data[i + 5:i + 9])
+                return w, h
+            i += 2 + length
+    return None
+
+
+def _check_size(w: int, h: int) -> None:
+    if w * h > MAX_PIXELS:
+        raise ImageError(f"image is too large: {w}x{h} pixels (limit {MAX_PIXELS // 1_000_000} megapixels)")
+    if min(w, h) < MIN_SIDE:
+        raise ImageError(f"image is too small: {w}x{h} pixels (need at least {MIN_SIDE} on each side)")
+
+
+def decode_bytes(data: bytes, name: str = "image") -> np.ndarray:
+    if not data:
+        raise ImageError(f"{name} is empty")
+    if len(data) > MAX_BYTES:
+        raise ImageError(f"{name} is too large: {len(data)} bytes (limit {MAX_BYTES} bytes)")
+    size = _header_size(data)
+    if size is not None:
+        _check_size(*size)
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        raise ImageError(f"{name} is not a readable image (corrupt file or unsupported format)")
+    _check_size(img.shape[1], img.shape[0])
+    return img
+
+
+def from_array(arr: np.ndarray) -> np.ndarray:
+    if arr.dtype != np.uint8:
+        raise ImageError(f"image array must be uint8, got {arr.dtype}")
+    if arr.ndim == 2:
+        arr = cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
+    elif arr.ndim == 3 and arr.shape[2] == 4:
+        arr = cv2.cvtColor(arr, cv2.COLOR_BGRA2BGR)
+    elif arr.ndim == 3 and arr.shape[2] == 1:
+        arr = cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
+    elif not (arr.ndim == 3 and arr.shape[2] == 3):
+        raise ImageError(f"image array must be HxW, HxWx3 or HxWx4, got shape {arr.shape}")
+    _check_size(arr.shape[1], arr.shape[0])
+    return np.ascontiguousarray(arr)
+
+
+def load_image(source) -> np.ndarray:
+    """A file path, bytes or a BGR/gray/BGRA uint8 array -> BGR uint8 array. Raises ImageError."""
+    if isinstance(source, np.ndarray):
+        return from_array(source)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return decode_bytes(bytes(source))
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.exists():
+            raise ImageError(f"{path}: no such file")
+        if not path.is_file():
+            raise ImageError(f"{path}: not a file")
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise ImageError(f"{path}: file is too large ({size} bytes, limit {MAX_BYTES})")
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ImageError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        return decode_bytes(data, str(path))
+    raise ImageError(f"unsupported image source of type {type(source).__name__}")

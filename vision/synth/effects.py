@@ -1,0 +1,86 @@
+"""Photometric damage applied to a finished scene: light, shadow, glare, blur, noise, JPEG."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def lighting(rng, img):
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    ang = rng.uniform(0, 2 * np.pi)
+    t = (xx * np.cos(ang) + yy * np.sin(ang)) / max(w, h)
+    lo, hi = sorted(rng.uniform(0.45, 1.25, 2))
+    field = lo + (hi - lo) * (t - t.min()) / max(1e-6, t.max() - t.min())
+    gains = rng.uniform(0.85, 1.15, 3).astype(np.float32)  # colour temperature
+    return img * field[:, :, None] * gains[None, None, :]
+
+
+def shadow(rng, img):
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    n = int(rng.integers(3, 7))
+    pts = np.stack([rng.integers(-w // 2, w + w // 2, n), rng.integers(-h // 2, h + h // 2, n)], 1)
+    cv2.fillPoly(mask, [pts.astype(np.int32)], 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(2, 25))
+    return img * (1 - rng.uniform(0.2, 0.6) * mask[:, :, None])
+
+
+def glare(rng, img):
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+    ax = (int(rng.integers(w // 20, w // 4)), int(rng.integers(h // 20, h // 4)))
+    cv2.ellipse(mask, c, ax, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(5, 30))
+    return img + rng.uniform(60, 200) * mask[:, :, None]
+
+
+def blur(rng, img):
+    if rng.random() < 0.6:
+        return cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.8))
+    k = int(rng.integers(3, 9))
+    kernel = np.zeros((k, k), np.float32)
+    kernel[k // 2, :] = 1.0 / k
+    rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+    kernel = cv2.warpAffine(kernel, rot, (k, k))
+    return cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+
+
+def resample(rng, img):
+    h, w = img.shape[:2]
+    f = rng.uniform(0.35, 0.8)
+    small = cv2.resize(img, (max(8, int(w * f)), max(8, int(h * f))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def noise(rng, img):
+    return img + rng.normal(0, rng.uniform(2, 14), img.shape).astype(np.float32)
+
+
+def jpeg(rng, img):
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 96))])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def damage(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """img: float32 BGR scene -> uint8 BGR photo-like image."""
+    img = img.astype(np.float32)
+    if rng.random() < 0.8:
+        img = lighting(rng, img)
+    if rng.random() < 0.35:
+        img = shadow(rng, img)
+    if rng.random() < 0.25:
+        img = glare(rng, img)
+    if rng.random() < 0.4:
+        img = blur(rng, img)
+    if rng.random() < 0.25:
+        img = resample(rng, img)
+    if rng.random() < 0.6:
+        img = noise(rng, img)
+    gamma = rng.uniform(0.7, 1.4)
+    img = 255.0 * (np.clip(img, 0, 255) / 255.0) ** gamma
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.7:
+        out = jpeg(rng, out)
+    return out

@@ -1,0 +1,251 @@
+"""One synthetic photo of a Spades table: a fanned hand, cards on the table, damage.
+
+``render_scene(seed, designs)`` is a pure function of its arguments: the same seed and designs
+give the same pixels and labels. Labels are the *visible* corner indices: a corner counts when at
+least ``MIN_VISIBLE`` of its index box (the part on the card) is seen in the final picture.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .artwork import CARDS, Design, load_design
+from .backgrounds import make_background
+from .effects import damage
+
+MIN_VISIBLE = 0.6
+SIZES = ((640, 640), (640, 480), (480, 640), (640, 360), (512, 512))
+OCCLUDER = -2
+FACE_DOWN = -3
+
+
+@dataclass
+class Corner:
+    card: str
+    zone: str  # "hand" or "table"
+    quad: list  # 4 [x, y] points of the index box in image pixels
+    box: list  # [x1, y1, x2, y2] clipped to the image
+    visible: float
+
+    def as_dict(self) -> dict:
+        return {"card": self.card, "zone": self.zone, "box": self.box, "quad": self.quad,
+                "visible": round(self.visible, 3)}
+
+
+@dataclass
+class Placement:
+    code: str | None  # None for a face-down card
+    zone: str
+    matrix: np.ndarray  # 3x3 card pixels -> image pixels
+    extra: dict = field(default_factory=dict)
+
+
+def _similarity(cx, cy, angle_deg, scale, card_w, card_h) -> np.ndarray:
+    """Card centre -> (cx, cy), rotated by angle, scaled."""
+    a = np.deg2rad(angle_deg)
+    c, s = np.cos(a) * scale, np.sin(a) * scale
+    m = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]], np.float64)
+    m[0, 2] = cx - (c * card_w / 2 - s * card_h / 2)
+    m[1, 2] = cy - (s * card_w / 2 + c * card_h / 2)
+    return m
+
+
+def _project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.hstack([pts, np.ones((len(pts), 1))]) @ h.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _hand(rng, codes, design: Design, w, h, card_w) -> list[Placement]:
+    cw, ch = design.size
+    scale = card_w / cw
+    n = len(codes)
+    arc = rng.random() < 0.75
+    if arc:
+        spread = rng.uniform(18, 140)
+        radius = rng.uniform(0.4, 2.2) * ch * scale
+        shift = rng.uniform(-0.02, 0.1) * card_w
+    else:
+        spread = rng.uniform(0, 10)
+        radius = ch * scale
+        shift = rng.uniform(0.14, 0.4) * card_w
+    step = spread / max(1, n - 1)
+    tilt = rng.normal(0, 18) if rng.random() < 0.85 else rng.uniform(-180, 180)
+    px = rng.uniform(0.3, 0.7) * w
+    py = rng.uniform(0.55, 1.0) * h if rng.random() < 0.8 else rng.uniform(0.3, 0.9) * h
+    t = np.deg2rad(tilt)
+    up = np.array([np.sin(t), -np.cos(t)])
+    right = np.array([np.cos(t), np.sin(t)])
+    centre = np.array([px, py]) - up * radius * 0.6
+    out = []
+    for i, code in enumerate(codes):
+        k = i - (n - 1) / 2
+        ang = tilt + k * step + rng.normal(0, 1.2)
+        a = np.deg2rad(ang)
+        direction = np.array([np.sin(a), -np.cos(a)])
+        c = centre + direction * radius + right * k * shift + rng.normal(0, 0.01 * card_w, 2)
+        out.append(Placement(code, "hand", _similarity(c[0], c[1], ang, scale, cw, ch)))
+    return out
+
+
+def _table(rng, codes, design: Design, w, h, card_w, hand_present) -> list[Placement]:
+    cw, ch = design.size
+    scale = card_w / cw
+    out = []
+    y_hi = 0.65 if hand_present else 1.0
+    codes = list(codes)
+    if codes and rng.random() < 0.55:  # a trick: up to four cards around a centre
+        m = min(len(codes), int(rng.integers(1, 5)))
+        cx, cy = rng.uniform(0.25, 0.75) * w, rng.uniform(0.15, 0.5 if hand_present else 0.75) * h
+        base = rng.uniform(0, 360)
+        for j in range(m):
+            seat = base + 90 * j
+            r = ch * scale * rng.uniform(0.15, 0.55)
+            a = np.deg2rad(seat)
+            x, y = cx + r * np.sin(a), cy - r * np.cos(a)
+            out.append(Placement(codes.pop(0), "table",
+                                 _similarity(x, y, seat + rng.normal(0, 20), scale, cw, ch)))
+    for code in codes:
+        x, y = rng.uniform(0.05, 0.95) * w, rng.uniform(0.05, y_hi) * h
+        out.append(Placement(code, "table", _similarity(x, y, rng.uniform(0, 360), scale, cw, ch)))
+    for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.3 else 0):
+        x, y = rng.uniform(0.05, 0.95) * w, rng.uniform(0.05, y_hi) * h
+        out.append(Placement(None, "table", _similarity(x, y, rng.uniform(0, 360), scale, cw, ch)))
+    return out
+
+
+def _card_back(rng, design: Design) -> np.ndarray:
+    w, h = design.size
+    face = design.faces["AS"].copy()
+    col = np.array([rng.integers(0, 256) for _ in range(3)], np.uint8)
+    m = int(w * 0.07)
+    inner = face[m:h - m, m:w - m, :3]
+    inner[:] = col
+    yy, xx = np.mgrid[0:inner.shape[0], 0:inner.shape[1]]
+    period = int(rng.integers(4, 12))
+    pat = ((xx + yy) // period + (xx - yy) // period) % 2 == 0
+    inner[pat] = (255 - col) // 2 + col // 3
+    return face
+
+
+def _warp(img: np.ndarray, hmat: np.ndarray):
+    """Warp a BGRA image into its own bounding box in image coordinates: (roi, x0, y0)."""
+    ih, iw = img.shape[:2]
+    corners = _project(hmat, np.array([[0, 0], [iw, 0], [iw, ih], [0, ih]], np.float64))
+    x0, y0 = np.floor(corners.min(0)).astype(int) - 1
+    x1, y1 = np.ceil(corners.max(0)).astype(int) + 1
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    roi = cv2.warpPerspective(img, shift @ hmat, (int(x1 - x0), int(y1 - y0)), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    return roi, int(x0), int(y0)
+
+
+def _window(shape, x0, y0, rw, rh):
+    """Intersection of a roi at (x0, y0) with an image: (image slices, roi slices) or None."""
+    h, w = shape[:2]
+    ax0, ay0, ax1, ay1 = max(0, x0), max(0, y0), min(w, x0 + rw), min(h, y0 + rh)
+    if ax0 >= ax1 or ay0 >= ay1:
+        return None
+    return ((slice(ay0, ay1), slice(ax0, ax1)),
+            (slice(ay0 - y0, ay1 - y0), slice(ax0 - x0, ax1 - x0)))
+
+
+def _occluder(rng, canvas, idmap, hand: list[Placement], design: Design):
+    """A thumb or finger over the lower part of the hand."""
+    cw, ch = design.size
+    pick = hand[int(rng.integers(0, len(hand)))]
+    p = _project(pick.matrix, np.array([[cw * rng.uniform(0.1, 0.9), ch * rng.uniform(0.55, 1.0)]]))[0]
+    size = np.linalg.norm(pick.matrix[:2, 0]) * cw
+    axes = (int(size * rng.uniform(0.15, 0.35)), int(size * rng.uniform(0.3, 0.7)))
+    mask = np.zeros(idmap.shape, np.uint8)
+    cv2.ellipse(mask, (int(p[0]), int(p[1])), axes, float(rng.uniform(0, 180)), 0, 360, 1, -1)
+    skin = np.array([rng.uniform(60, 170), rng.uniform(100, 190), rng.uniform(150, 240)], np.float32)
+    canvas[mask > 0] = skin
+    idmap[mask > 0] = OCCLUDER
+
+
+def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | None = None):
+    """Returns (BGR uint8 image, list[Corner])."""
+    rng = np.random.default_rng(seed)
+    w, h = SIZES[int(rng.integers(0, len(SIZES)))]
+    design = load_design(str(designs[int(rng.integers(0, len(designs)))]), root)
+    canvas = make_background(rng, w, h)
+    idmap = np.full((h, w), -1, np.int32)
+    deck = [CARDS[i] for i in rng.permutation(52)]
+
+    hand_present = rng.random() < 0.85
+    base_w = rng.uniform(0.12, 0.32) * min(w, h)
+    placements: list[Placement] = []
+    n_table = int(rng.integers(0, 9)) if hand_present else int(rng.integers(1, 14))
+    table_w = base_w * (rng.uniform(0.55, 1.0) if hand_present else 1.0)
+    placements += _table(rng, deck[13:13 + n_table], design, w, h, table_w, hand_present)
+    hand: list[Placement] = []
+    if hand_present:
+        n = int(rng.integers(8, 14))
+        codes = deck[:n]
+        if rng.random() < 0.7:  # players sort their hands
+            codes = sorted(codes, key=lambda c: ("SHCD".index(c[1]), "23456789TJQKA".index(c[0])))
+        hand = _hand(rng, codes, design, w, h, base_w)
+        if rng.random() < 0.25:
+            hand = hand[::-1]  # fanned the other way: right-hand cards underneath
+        placements += hand
+
+    if rng.random() < 0.5:  # camera not square to the table
+        j = 0.1 * np.array([w, h])
+        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        dst = (src + rng.uniform(-1, 1, (4, 2)) * j).astype(np.float32)
+        persp = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+        for p in placements:
+            p.matrix = persp @ p.matrix
+
+    cast_shadow = rng.random() < 0.6
+    sh_off = rng.normal(0, 0.02 * base_w, 2) + 0.02 * base_w
+    sh_sigma, sh_strength = rng.uniform(1, 6), rng.uniform(0.2, 0.55)
+    rois = []
+    for idx, p in enumerate(placements):
+        face = design.faces[p.code] if p.code else _card_back(rng, design)
+        roi, x0, y0 = _warp(face, p.matrix)
+        alpha = roi[:, :, 3].astype(np.float32) / 255.0
+        if cast_shadow:
+            sx, sy = x0 + int(round(sh_off[0])), y0 + int(round(sh_off[1]))
+            win = _window(canvas.shape, sx, sy, roi.shape[1], roi.shape[0])
+            if win:
+                soft = cv2.GaussianBlur(alpha, (0, 0), sh_sigma)
+                canvas[win[0]] *= (1 - sh_strength * soft[win[1]])[:, :, None]
+        win = _window(canvas.shape, x0, y0, roi.shape[1], roi.shape[0])
+        if win:
+            a = alpha[win[1]][:, :, None]
+            tint = rng.uniform(0.9, 1.05)
+            canvas[win[0]] = canvas[win[0]] * (1 - a) + roi[win[1]][:, :, :3].astype(np.float32) * tint * a
+            idmap[win[0]][alpha[win[1]] > 0.5] = idx if p.code else FACE_DOWN
+        rois.append((alpha, x0, y0))
+    if hand and rng.random() < 0.4:
+        _occluder(rng, canvas, idmap, hand, design)
+
+    corners = []
+    for idx, p in enumerate(placements):
+        if p.code is None:
+            continue
+        alpha, x0, y0 = rois[idx]
+        rh, rw = alpha.shape
+        own_map = np.full((rh, rw), -1, np.int32)
+        win = _window(idmap.shape, x0, y0, rw, rh)
+        if win:
+            own_map[win[1]] = idmap[win[0]]
+        for quad in design.index_quads():
+            pts = _project(p.matrix, quad.astype(np.float64))
+            mask = np.zeros((rh, rw), np.uint8)
+            cv2.fillPoly(mask, [np.round(pts - [x0, y0]).astype(np.int32)], 1)
+            own = (mask > 0) & (alpha > 0.5)
+            total = int(own.sum())
+            if total < 6:
+                continue
+            seen = int((own & (own_map == idx)).sum()) / total
+            bx1, by1 = np.clip(pts.min(0), 0, [w, h])
+            bx2, by2 = np.clip(pts.max(0), 0, [w, h])
+            if seen < MIN_VISIBLE or bx2 - bx1 < 4 or by2 - by1 < 4:
+                continue
+            corners.append(Corner(p.code, p.zone, np.round(pts, 2).tolist(),
+                                  [round(float(v), 2) for v in (bx1, by1, bx2, by2)], seen))
+    return damage(rng, canvas), corners

@@ -1,0 +1,203 @@
+"""From camera frames to game events: when does a card seen on the table count as played?
+
+Pure logic, no images: each call gets the scan of one frame (the ``piki scan`` object: ``cards``
+with ``card``, ``confidence``, ``zone``) and the current :class:`advisor.state.HandState`.
+
+A card counts as played (a *confirmed* event the caller stores) only when
+
+* it is new: not yet in the state's plays, not already asked about;
+* it lies in the table zone with enough confidence for ``stable_frames`` frames in a row;
+* it is the only such new card (two at once: whose was first is unknown → question);
+* playing it now is legal for the seat whose turn it is (else → question with the reason).
+
+While it is not yet stable it is reported as *proposed* (shown, never stored). After a trick's
+fourth card the trick is complete in the state, but the tracker waits until the table has been
+clear of that trick's cards for ``clear_frames`` frames before it accepts the next lead (a card
+seen on the table meanwhile is held, then accepted once the old cards are gone). Anything
+ambiguous becomes a *question* for the user (confirm by typing the play, or reject); a question
+is never guessed into the state.
+
+>>> from advisor.record import HandRecord, replay
+>>> st = replay(HandRecord.from_json({"dealer": "N", "bids": {"N": 3, "E": 3, "S": 3, "W": 3}}))
+>>> tr = FrameTracker(stable_frames=2)
+>>> scan = {"cards": [{"card": "5H", "zone": "table", "confidence": 0.9}]}
+>>> [e["status"] for e in tr.update(scan, st)["events"]]
+['proposed']
+>>> [(e["status"], e["seat"], e["card"]) for e in tr.update(scan, st)["events"]]
+[('confirmed', 'N', '5H')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.cards import CardParseError, parse_card
+from advisor.state import HandState, IllegalEvent, Phase
+
+
+@dataclass
+class FrameTracker:
+    stable_frames: int = 3
+    clear_frames: int = 2
+    min_confidence: float = 0.5
+    frame: int = 0
+    streak: dict[str, int] = field(default_factory=dict)  # card -> consecutive frames on table
+    clearing: list[str] = field(default_factory=list)  # cards of the last complete trick
+    clear_count: int = 0
+    questions: list[dict[str, Any]] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)  # cards with an open or rejected question
+    next_id: int = 1
+    trick_count: int = 0  # completed tricks the tracker has seen in the state
+
+    # ------------------------------------------------------------- persistence
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stable_frames": self.stable_frames, "clear_frames": self.clear_frames,
+            "min_confidence": self.min_confidence, "frame": self.frame,
+            "streak": dict(self.streak), "clearing": list(self.clearing),
+            "clear_count": self.clear_count, "questions": list(self.questions),
+            "asked": list(self.asked), "next_id": self.next_id, "trick_count": self.trick_count,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> "FrameTracker":
+        if not data:
+            return cls()
+        known = {f for f in cls.__dataclass_fields__}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    # ------------------------------------------------------------- questions
+    def resolve(self, question_id: int) -> dict[str, Any] | None:
+        """Close a question (answered or rejected by the user); its cards stay ignored."""
+        for i, q in enumerate(self.questions):
+            if q["id"] == question_id:
+                return self.questions.pop(i)
+        return None
+
+    def _ask(self, kind: str, cards: list[str], seat: str | None, reason: str) -> dict[str, Any]:
+        q = {"id": self.next_id, "kind": kind, "cards": cards, "seat": seat, "reason": reason,
+             "frame": self.frame}
+        self.next_id += 1
+        self.questions.append(q)
+        for c in cards:
+            if c not in self.asked:
+                self.asked.append(c)
+        return q
+
+    # ------------------------------------------------------------- one frame
+    def update(self, scan: dict[str, Any], state: HandState) -> dict[str, Any]:
+        """Feed one frame; returns ``events`` (proposed/confirmed plays, trick_closed),
+        new ``questions``, ``table`` (cards seen there) and ``warnings``."""
+        self.frame += 1
+        events: list[dict[str, Any]] = []
+        new_questions: list[dict[str, Any]] = []
+        warnings: list[str] = []
+
+        table: list[str] = []
+        for det in scan.get("cards") or []:
+            try:
+                card = str(parse_card(det.get("card")))
+            except (CardParseError, AttributeError):
+                continue
+            if det.get("zone", "table") != "table":
+                continue
+            if float(det.get("confidence", 1.0)) < self.min_confidence:
+                continue
+            if card not in table:
+                table.append(card)
+
+        for c in list(self.streak):
+            if c not in table:
+                del self.streak[c]
+        for c in table:
+            self.streak[c] = self.streak.get(c, 0) + 1
+
+        # A trick completed in the state since the last frame: its cards must leave the table.
+        done = len(state.completed_tricks())
+        if done > self.trick_count:
+            last = state.completed_tricks()[-1]
+            self.clearing = [str(c) for c in last[1]]
+            self.clear_count = 0
+        elif done < self.trick_count:  # an undo went back over a trick
+            self.clearing = []
+        self.trick_count = done
+        if self.clearing:
+            if any(c in table for c in self.clearing):
+                self.clear_count = 0
+            else:
+                self.clear_count += 1
+                if self.clear_count >= self.clear_frames:
+                    winner = state.completed_tricks()[-1][2].name if done else None
+                    events.append({"type": "trick_closed", "status": "confirmed",
+                                   "trick": done, "winner": winner})
+                    self.clearing = []
+
+        played = {str(c) for c in state.plays}
+        fresh = [c for c in table if c not in played and c not in self.asked]
+        for c in table:
+            if c in played and c not in self.clearing and c not in {
+                    str(x) for _, x in state.current_trick}:
+                warnings.append(f"{c} is on the table but was played in an earlier trick")
+
+        if not fresh:
+            return self._result(events, new_questions, table, warnings)
+        if state.phase is not Phase.PLAY:
+            stable = [c for c in fresh if self.streak[c] >= self.stable_frames]
+            if stable:
+                why = ("the bidding is not finished" if state.phase is Phase.BIDDING
+                       else "the hand is over")
+                new_questions.append(self._ask("not_in_play", stable, None,
+                                               f"{', '.join(stable)} seen on the table but {why}"))
+            return self._result(events, new_questions, table, warnings)
+
+        seat = state.to_act.name
+        if self.clearing:
+            for c in fresh:
+                events.append({"type": "play", "status": "waiting", "seat": seat, "card": c,
+                               "reason": "the last trick is still on the table"})
+            return self._result(events, new_questions, table, warnings)
+
+        stable = [c for c in fresh if self.streak[c] >= self.stable_frames]
+        if len(stable) >= 2:
+            new_questions.append(self._ask(
+                "several", sorted(stable), seat,
+                f"{len(stable)} new cards at once ({', '.join(sorted(stable))}): which did "
+                f"{seat} play? Type the plays in order."))
+            return self._result(events, new_questions, table, warnings)
+
+        for c in fresh:
+            reason = _illegal_reason(state, c)
+            if c in stable:
+                if reason is None:
+                    events.append({"type": "play", "status": "confirmed", "seat": seat, "card": c})
+                    del self.streak[c]
+                else:
+                    new_questions.append(self._ask("illegal", [c], seat, reason))
+            else:
+                ev = {"type": "play", "status": "proposed", "seat": seat, "card": c,
+                      "frames": self.streak[c], "needed": self.stable_frames}
+                if reason is not None:
+                    ev["reason"] = reason
+                events.append(ev)
+        return self._result(events, new_questions, table, warnings)
+
+    def _result(self, events, new_questions, table, warnings) -> dict[str, Any]:
+        return {"frame": self.frame, "events": events, "questions": new_questions,
+                "open_questions": list(self.questions), "table": table, "warnings": warnings}
+
+
+def _illegal_reason(state: HandState, card: str) -> str | None:
+    """Why ``card`` may not be played now by the seat to act, or None when it may."""
+    trial = state.clone()
+    try:
+        trial.play(parse_card(card))
+    except IllegalEvent as e:
+        return e.reason
+    return None
+
+
+def confirmed_plays(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events of one frame result that the caller must store."""
+    return [e for e in result["events"] if e["type"] == "play" and e["status"] == "confirmed"]
+

@@ -1,0 +1,94 @@
+"""Train the card detector end to end and export it to models/.
+
+    python -m vision.train [--out runs/vision] [--scenes 4000] [--val-scenes 300]
+                           [--epochs 30] [--hours 1.1] [--imgsz 320] [--threads 2]
+                           [--classifier-epochs 8] [--skip-detector] [--skip-classifier]
+
+Steps, each resumable (run the same command again after an interruption):
+ 1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
+ 2. corner-index detector: tiny YOLOv8 (vision/training/corner-yolov8t.yaml), one class, ultralytics
+ 3. corner-patch classifier: small CNN, rank + suit heads, torch
+ 4. ONNX export: models/corner_detector.onnx, models/corner_classifier.onnx
+Needs the packages in requirements-train.txt (torch, ultralytics, onnx); the runtime does not.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+MODELS = REPO / "models"
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="train the piki card detector")
+    ap.add_argument("--out", type=Path, default=REPO / "runs" / "vision")
+    ap.add_argument("--scenes", type=int, default=4000)
+    ap.add_argument("--val-scenes", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--hours", type=float, default=None,
+                    help="time budget for the detector (ultralytics 'time'; overrides --epochs)")
+    ap.add_argument("--imgsz", type=int, default=320)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--classifier-epochs", type=int, default=8)
+    ap.add_argument("--skip-detector", action="store_true")
+    ap.add_argument("--skip-classifier", action="store_true")
+    args = ap.parse_args(argv)
+
+    import cv2
+
+    cv2.setNumThreads(1)
+    from vision.synth.generate import generate
+
+    synth = args.out / "synth"
+    log(f"scenes: {args.scenes} train + {args.val_scenes} val in {synth}")
+    generate(synth, args.scenes, args.val_scenes, args.seed)
+
+    if not args.skip_detector:
+        from vision.training.detector import export_detector, train_detector
+
+        log("training the corner detector")
+        t0 = time.time()
+        extra = {"time": args.hours} if args.hours else {}
+        weights = train_detector(synth / "data.yaml", args.out, args.epochs, args.imgsz, args.batch,
+                                 args.threads, **extra)
+        log(f"detector trained in {time.time() - t0:.0f} s: {weights}")
+        export_detector(weights, MODELS / "corner_detector.onnx", args.imgsz)
+        log(f"exported {MODELS / 'corner_detector.onnx'}")
+
+    if not args.skip_classifier:
+        import numpy as np
+
+        from vision.training.classifier import build_patches, export_classifier, train_classifier
+
+        cache = args.out / "patches.npz"
+        if cache.exists():
+            data = np.load(cache)
+            train = (data["xt"], data["rt"], data["st"])
+            val = (data["xv"], data["rv"], data["sv"])
+        else:
+            log("cutting corner patches")
+            train = build_patches(synth, "train", args.seed)
+            val = build_patches(synth, "val", args.seed + 1)
+            np.savez(cache, xt=train[0], rt=train[1], st=train[2], xv=val[0], rv=val[1], sv=val[2])
+        log(f"classifier: {len(train[0])} train patches, {len(val[0])} val patches")
+        t0 = time.time()
+        model = train_classifier(train, val, args.out, args.classifier_epochs, args.threads, log=log)
+        log(f"classifier trained in {time.time() - t0:.0f} s")
+        export_classifier(model, MODELS / "corner_classifier.onnx")
+        log(f"exported {MODELS / 'corner_classifier.onnx'}")
+    (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""Train the corner-index detector with ultralytics and export it to ONNX."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MODEL_YAML = HERE / "corner-yolov8t.yaml"
+
+
+def offline_ultralytics(config_dir: Path, threads: int) -> None:
+    """Make ultralytics work with no network: local config dir with a font, no auto-installs."""
+    font_dir = config_dir / "Ultralytics"
+    font_dir.mkdir(parents=True, exist_ok=True)
+    font = font_dir / "Arial.ttf"
+    if not font.exists():
+        for cand in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                     "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"):
+            if Path(cand).exists():
+                shutil.copy(cand, font)
+                break
+    os.environ.setdefault("YOLO_CONFIG_DIR", str(config_dir))
+    os.environ["YOLO_OFFLINE"] = "true"
+    os.environ["YOLO_AUTOINSTALL"] = "false"
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    import torch
+    import ultralytics.utils.torch_utils as tu
+
+    tu.NUM_THREADS = threads
+    torch.set_num_threads(threads)
+
+
+def train_detector(data_yaml: Path, project: Path, epochs: int, imgsz: int, batch: int,
+                   threads: int, fraction: float = 1.0, name: str = "detector", patience: int = 100,
+                   **extra):
+    offline_ultralytics(project / "yolocfg", threads)
+    from ultralytics import YOLO
+
+    last = project / name / "weights" / "last.pt"
+    if last.exists():
+        print(f"resuming detector from {last}", flush=True)
+        model = YOLO(str(last))
+        try:
+            model.train(resume=True, workers=0)
+        except AssertionError as exc:  # the run had already finished
+            print(f"nothing to resume: {exc}", flush=True)
+    else:
+        model = YOLO(str(MODEL_YAML))
+        model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=0,
+                    device="cpu", project=str(project), name=name, exist_ok=True, seed=0,
+                    deterministic=True, fraction=fraction, patience=patience, plots=False,
+                    amp=False, cache=True, close_mosaic=max(1, epochs // 5), degrees=10.0,
+                    fliplr=0.0, mosaic=1.0, scale=0.5, translate=0.1, hsv_h=0.02, optimizer="AdamW",
+                    lr0=0.003, warmup_epochs=1, verbose=True, **extra)
+    best = project / name / "weights" / "best.pt"
+    return best if best.exists() else last
+
+
+def export_detector(weights: Path, out: Path, imgsz: int) -> Path:
+    from ultralytics import YOLO
+
+    onnx_path = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True,
+                                               opset=17, half=False))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(onnx_path, out)
+    return out
