@@ -2,7 +2,7 @@
 
 >>> from advisor.cards import parse_card as c, cards_to_mask
 >>> round(estimate_tricks(cards_to_mask(c(x) for x in "AS KS QS JS AH KH AD 2C 3C 4C 5D 6D 7H".split())), 1)
-7.3
+6.2
 """
 
 from __future__ import annotations

@@ -348,8 +348,10 @@ def run_game(config: MatchConfig, deal_set: int, swapped: bool) -> GameResult:
     return play_game(config, deal_set, swapped, _bots_for(config), dd)
 
 
-def _task(args: tuple[MatchConfig, int, bool]) -> GameResult:
-    return run_game(*args)
+def _task(args: tuple[MatchConfig, int]) -> list[GameResult]:
+    """Both games of a deal set, in one process so that they share the double-dummy cache."""
+    config, deal_set = args
+    return [run_game(config, deal_set, swapped) for swapped in (False, True)]
 
 
 def _worker_init() -> None:
@@ -406,7 +408,8 @@ def _preset(name: str) -> Rules | None:
 def run_match(config: MatchConfig, jobs: int = 1,
               progress: Callable[[int, int, float], None] | None = None) -> MatchResult:
     """Play every game of the match; ``progress(done, total, seconds)`` after each game."""
-    tasks = [(config, s, swapped) for s in range(config.deal_sets) for swapped in (False, True)]
+    tasks = [(config, s) for s in range(config.deal_sets)]
+    total = config.games
     jobs = max(1, min(jobs, len(tasks)))
     if config.dd:
         DoubleDummy(config.rules)  # fail early, in this process, when the solver is missing
@@ -415,19 +418,19 @@ def run_match(config: MatchConfig, jobs: int = 1,
     if jobs == 1:
         try:
             for t in tasks:
-                results.append(_task(t))
+                results.extend(_task(t))
                 if progress:
-                    progress(len(results), len(tasks), time.perf_counter() - start)
+                    progress(len(results), total, time.perf_counter() - start)
         finally:
             close_bots()
     else:
         ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
                                           else "spawn")
         with ctx.Pool(jobs, initializer=_worker_init) as pool:
-            for r in pool.imap_unordered(_task, tasks, chunksize=1):
-                results.append(r)
+            for pair in pool.imap_unordered(_task, tasks, chunksize=1):
+                results.extend(pair)
                 if progress:
-                    progress(len(results), len(tasks), time.perf_counter() - start)
+                    progress(len(results), total, time.perf_counter() - start)
             pool.close()
             pool.join()
     results.sort(key=lambda g: (g.deal_set, g.swapped))

@@ -141,7 +141,7 @@ def render(result: MatchResult) -> str:
         ("bot", "bot"), ("games", "games"), ("wins", "wins"), ("draws", "draws"),
         ("win rate", "win_rate"), ("  95% CI", "win_rate_ci95"), ("points/hand", "points_per_hand"),
         ("set rate", "set_rate"), ("nils", "nils"), ("nil made", "nil_made_rate"),
-        ("blind nils", "blind_nils"), ("bags/hand", "bags_per_hand"), ("bid error (DD)", "bid_error"),
+        ("blind nils", "blind_nils"), ("  made", "blind_nils_made"), ("bags/hand", "bags_per_hand"), ("bid error (DD)", "bid_error"),
         ("forfeits", "forfeits"),
     ]
 

@@ -18,7 +18,8 @@ from .labels import RANK_CLASSES, SUIT_CLASSES
 
 CODES = [r + s for r in RANK_CLASSES[:-1] for s in SUIT_CLASSES]  # row-major over (rank, suit)
 LINK = 2.6
-MIN_HAND = 3
+MIN_HAND = 5  # more than a trick (4 cards)
+SIZE_RATIO = 1.35
 SECOND_CORNER = (2.0, 16.0)  # distance range, in index sizes, between the two corners of a card
 MIN_CONF = 0.3
 UNCERTAIN = 0.6
@@ -95,8 +96,10 @@ def assign_zones(boxes, cards: list[Card]) -> None:
 
     for a_i, a in enumerate(idx):
         for b in idx[a_i + 1:]:
-            scale = (_size(boxes[a]) + _size(boxes[b])) / 2
-            if np.linalg.norm(_centre(boxes[a]) - _centre(boxes[b])) < LINK * scale:
+            sa, sb = _size(boxes[a]), _size(boxes[b])
+            if max(sa, sb) > SIZE_RATIO * min(sa, sb):
+                continue  # a hand is held at one distance: its indices look the same size
+            if np.linalg.norm(_centre(boxes[a]) - _centre(boxes[b])) < LINK * (sa + sb) / 2:
                 parent[find(a)] = find(b)
     groups: dict[int, set] = {}
     for j in idx:
