@@ -58,7 +58,7 @@ typedef struct {
 } TTE;
 
 #ifndef BUCKET
-#define BUCKET 16
+#define BUCKET 32
 #endif
 /* keys first (the lengths key, the generation in bits 55..63), scanned before any entry */
 typedef struct {
@@ -133,7 +133,7 @@ static inline u64 length_key(const St *s, int r) {
  * at every level, so positions sharing suit lengths spread over many buckets. */
 #define MAXLEVEL 3
 #ifndef MINLEVEL
-#define MINLEVEL 1
+#define MINLEVEL 0
 #endif
 static inline u64 level_hash(u64 lkey, int L, const int *slen, u64 c01, u64 c23) {
     if (L == 0) return mix(lkey);
@@ -185,7 +185,7 @@ static inline int from_rel(const St *s, int su, int idx) {
 /* ------------------------------------------------------------------ sure tricks */
 
 /* Tricks the leader p can cash by itself from the top, whatever the others do. */
-static int sure_tricks(const St *s, int p, u64 *wr) {
+static int sure_tricks(const St *s, int p, int skip, u64 *wr) {
     u64 mine = s->hand[p];
     u64 oth[3];
     int n = 0;
@@ -200,7 +200,7 @@ static int sure_tricks(const St *s, int p, u64 *wr) {
     *wr = 0;
     for (int su = 0; su < 4; su++) {
         u64 m = mine & SUITM[su];
-        if (!m) continue;
+        if (!m || su == skip) continue;
         if (su == 0 && !s->broken && (mine & NONSPADES)) continue;
         u64 o = others & SUITM[su];
         int len = popc(m);
@@ -220,6 +220,31 @@ static int sure_tricks(const St *s, int p, u64 *wr) {
         else total += k < cap ? k : cap;
     }
     return total;
+}
+
+/* Tricks the leader's side can cash by leading a small card to the partner's top card in a
+ * suit and then cashing the partner's other sure tricks (0 when no such entry). */
+static int entry_tricks(const St *s, int p, u64 *wr) {
+    int q = (p + 2) & 3, best = 0;
+    u64 lho = s->hand[(p + 1) & 3], rho = s->hand[(p + 3) & 3], mine = s->hand[p], pt = s->hand[q];
+    for (int su = 0; su < 4; su++) {
+        u64 m = mine & SUITM[su], ph = pt & SUITM[su];
+        if (!m || !ph) continue;
+        if (su == 0 && !s->broken && (mine & NONSPADES)) continue;
+        int top = hibit(ph);
+        if (lobit(m) > top) continue;
+        u64 opp = (lho | rho) & SUITM[su];
+        if (opp && hibit(opp) > top) continue;
+        if (su != 0 && (!(lho & SUITM[su]) && (lho & SUITM[0]))) continue;
+        if (su != 0 && (!(rho & SUITM[su]) && (rho & SUITM[0]))) continue;
+        u64 w2;
+        int t = 1 + sure_tricks(s, q, su, &w2);
+        if (t > best) {
+            best = t;
+            *wr = w2 | (1ULL << top);
+        }
+    }
+    return best;
 }
 
 /* ------------------------------------------------------------------ move generation */
@@ -255,6 +280,14 @@ static inline int beats(int c, int best) {
     return cs == 0;
 }
 
+/* history heuristic: how often (weighted by depth) a card of a seat caused a cutoff */
+static uint32_t hist[4][52], hist_max[4];
+static int hist_weight = 0;
+/* killer moves: the card that last caused a cutoff, per number of cards left to play */
+static int killer[53];
+static int killer_on = 0;
+static int variant = 2;
+
 static void gen_moves(const St *s, Moves *mv, int ttcard) {
     int p = s->to_act;
     u64 h = s->hand[p];
@@ -278,6 +311,15 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
     int G = ismax ? s->count : (~s->count & 15);
     int pg = (G >> p) & 1;
     int n = 0;
+    int kc = -1;
+    if (killer_on) {
+        int left = popc(s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]);
+        kc = killer[left];
+        if (kc >= 0 && (legal >> kc & 1)) {
+            u64 up = reps & SUITM[kc / 13] & ~((1ULL << kc) - 1);
+            kc = up ? lobit(up) : -1;
+        } else kc = -1;
+    }
     if (s->tlen == 0) {
         int partner = (p + 2) & 3;
         /* seats that could ruff a lead, per suit: void in it and holding spades, not good for p */
@@ -304,6 +346,8 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
                 if (top) w = -rk;
                 else w = 300 - rk;
             }
+            w += (int)((uint64_t)hist_weight * hist[p][c] / (hist_max[p] + 1));
+            if (c == kc) w += killer_on;
             if (c == ttcard) w = 100000;
             mv->card[n] = c;
             mv->w[n] = w;
@@ -312,6 +356,15 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
     } else {
         int bestgood = (G >> s->bestseat) & 1;
         int later = 3 - s->tlen;
+        /* can a later seat that p does not want to win beat the current best card? */
+        int bestsafe = 1;
+        for (int j = 1; j <= later; j++) {
+            int q = (p + j) & 3;
+            if ((G >> q) & 1) continue;
+            u64 hj = s->hand[q], f = hj & SUITM[s->led];
+            if (f) { if (s->best / 13 == s->led && hibit(f) > s->best) bestsafe = 0; }
+            else if (hj & SUITM[0]) { if (s->best / 13 != 0 || hibit(hj & SUITM[0]) > s->best) bestsafe = 0; }
+        }
         while (reps) {
             int c = lobit(reps);
             reps &= reps - 1;
@@ -320,6 +373,7 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
             int secure = win;
             if (win) {
                 for (int j = 1; j <= later; j++) {
+                    if (variant >= 1 && ((G >> ((p + j) & 3)) & 1)) continue;
                     u64 hj = s->hand[(p + j) & 3];
                     u64 f = hj & SUITM[s->led];
                     if (f) {
@@ -331,12 +385,15 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
             }
             int w;
             if (pg) {
-                if (bestgood) w = win ? (secure ? 400 - rk : 100 - rk) : 600 - rk;
+                if (bestgood && (bestsafe || variant < 2)) w = win ? (secure ? 400 - rk : 100 - rk) : 600 - rk;
+                else if (bestgood) w = win ? (secure ? 1000 - rk : 200 - rk) : 600 - rk;
                 else w = win ? (secure ? 1000 - rk : 500 - rk) : 300 - rk;
                 if (!win && su == 0) w -= 30;
             } else {
                 w = win ? 100 - rk : 500 + rk;
             }
+            w += (int)((uint64_t)hist_weight * hist[p][c] / (hist_max[p] + 1));
+            if (c == kc) w += killer_on;
             mv->card[n] = c;
             mv->w[n] = w;
             n++;
@@ -453,9 +510,15 @@ static int ab(St *s, int target, u64 *wr) {
         int inc = (s->count >> p) & 1, mx = (s->maxm >> p) & 1;
         if (inc == mx) {
             u64 qwr;
-            int q = sure_tricks(s, p, &qwr);
+            int q = sure_tricks(s, p, -1, &qwr);
             if (inc && q >= need) { st_quick++; *wr = qwr; return 1; }
             if (!inc && r - q < need) { st_quick++; *wr = qwr; return 0; }
+            int pq = (p + 2) & 3;
+            if ((((s->count >> pq) & 1) == inc) && (((s->maxm >> pq) & 1) == mx)) {
+                q = entry_tricks(s, p, &qwr);
+                if (inc && q >= need) { st_quick++; *wr = qwr; return 1; }
+                if (!inc && r - q < need) { st_quick++; *wr = qwr; return 0; }
+            }
         }
         lkey = length_key(s, r);
         gkey = lkey | ((u64)tt_gen << GENSHIFT);
@@ -501,6 +564,12 @@ static int ab(St *s, int target, u64 *wr) {
             result = ismax;
             bestc = c;
             acc = cw;
+            killer[popc(s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3])] = c;
+            if (i > 0) {
+                int rr = popc(s->hand[p]);
+                uint32_t hv = (hist[p][c] += (uint32_t)(rr * rr));
+                if (hv > hist_max[p]) hist_max[p] = hv;
+            }
             break;
         }
         acc |= cw;
@@ -553,25 +622,20 @@ static int ab(St *s, int target, u64 *wr) {
 }
 
 /* exact value of the position (counted tricks from here, s->won == 0), lo..hi known bounds */
-static int value(St *s, int lo, int hi, int guess) {
-    if (guess < lo) guess = lo;
-    if (guess > hi) guess = hi;
-    int g = guess;
-    /* first test at the guess, then bisect */
-    int first = 1;
+static int trace = 0;
+
+/* Exact value of the position (counted tricks from here, s->won == 0) in lo..hi by null-window
+ * tests "value >= g": the first at the guess, then stepping by one (linear, when the guess is
+ * good) or bisecting. */
+static int value(St *s, int lo, int hi, int guess, int linear) {
+    int g = guess < lo + 1 ? lo + 1 : guess > hi ? hi : guess;
     while (lo < hi) {
-        if (first) {
-            first = 0;
-            if (g <= lo) g = lo + 1;
-        } else {
-            g = (lo + hi + 1) / 2;
-        }
-        u64 wr;
-        u64 n0 = s->nodes;
+        u64 wr, n0 = s->nodes;
         int ok = ab(s, g, &wr);
-        if (getenv("SOLVER_TRACE")) fprintf(stderr, "  test %d -> %d  %llu nodes\n", g, ok, (unsigned long long)(s->nodes - n0));
+        if (trace) fprintf(stderr, "  test %d -> %d  %llu nodes\n", g, ok, (unsigned long long)(s->nodes - n0));
         if (ok) lo = g;
         else hi = g - 1;
+        g = linear-- > 0 ? (ok ? lo + 1 : hi) : (lo + hi + 1) / 2;
     }
     return lo;
 }
@@ -669,18 +733,25 @@ static int parse_position(PyObject *args, St *s, int *ntricks) {
         return -1;
     }
     tt_gen++;
+    memset(hist, 0, sizeof(hist));
+    memset(killer, 0xFF, sizeof(killer));
+    memset(hist_max, 0, sizeof(hist_max));
     if (tt_gen > GENMAX) { memset(tt, 0, sizeof(Bucket) * (tt_mask + 1)); tt_gen = 1; }
     return 0;
 }
 
 static u64 total_nodes = 0;
+/* the value of the last position solved, per number of tricks left: the first guess for the
+ * next (the advisor solves many deals sampled for one decision) */
+static int last_value[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     St s;
     int r;
     if (parse_position(args, &s, &r)) return NULL;
     if (r == 0) return PyLong_FromLong(0);
-    int v = value(&s, 0, r, (r + 1) / 2);
+    int v = value(&s, 0, r, last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, last_value[r] >= 0 ? 2 : 0);
+    last_value[r] = v;
     total_nodes += s.nodes;
     return PyLong_FromLong(v);
 }
@@ -706,7 +777,8 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     others |= s.trick;
     Moves mv;
     gen_moves(&s, &mv, -1);
-    int guess = (r + 1) / 2;
+    int guess = last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, linear = last_value[r] >= 0 ? 2 : 0;
+    int rootv = -1, ismax = (s.maxm >> p) & 1;
     for (int i = 0; i < mv.n; i++) {
         int c = mv.card[i];
         Undo u;
@@ -715,10 +787,12 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
         int base = s.won; /* a completed trick already counted */
         int v;
         s.won = 0;
-        v = value(&s, 0, r - (u.tlen == 3 ? 1 : 0), guess - base) + base;
+        v = value(&s, 0, r - (u.tlen == 3 ? 1 : 0), guess - base, linear) + base;
         s.won = base;
         unplay(&s, c, &u);
         guess = v;
+        linear = 2;
+        if (rootv < 0 || (ismax ? v > rootv : v < rootv)) rootv = v;
         /* every card of c's run gets the value */
         u64 below = others & SUITM[c / 13] & ((1ULL << c) - 1);
         u64 run = legal & SUITM[c / 13] & ((2ULL << c) - 1);
@@ -735,11 +809,12 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
         }
     }
     total_nodes += s.nodes;
+    if (rootv >= 0) last_value[r] = rootv;
     return out;
 }
 
 static PyObject *py_stats(PyObject *self, PyObject *noargs) {
-    for (int i = 0; i <= MAXLEVEL; i++) fprintf(stderr, "level %d: %llu stores %llu evictions\n", i, (unsigned long long)st_lv[i], (unsigned long long)st_lvev[i]);
+    if (0) for (int i = 0; i <= MAXLEVEL; i++) fprintf(stderr, "level %d: %llu stores %llu evictions\n", i, (unsigned long long)st_lv[i], (unsigned long long)st_lvev[i]);
     return Py_BuildValue("{s:K,s:i,s:K,s:K,s:K,s:K,s:K}", "nodes", (unsigned long long)total_nodes, "tt_log2", tt_log2,
                          "probe", (unsigned long long)st_probe, "hit", (unsigned long long)st_hit,
                          "store", (unsigned long long)st_store, "evict", (unsigned long long)st_evict,
@@ -777,6 +852,10 @@ static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_solver", "Double-du
 #endif
 
 PyMODINIT_FUNC PyInit__solver(void) {
+    trace = getenv("PIKI_SOLVER_TRACE") != NULL;
+    if (getenv("PIKI_SOLVER_VARIANT")) variant = atoi(getenv("PIKI_SOLVER_VARIANT"));
+    if (getenv("PIKI_SOLVER_KILLER")) killer_on = atoi(getenv("PIKI_SOLVER_KILLER"));
+    if (getenv("PIKI_SOLVER_HW")) hist_weight = atoi(getenv("PIKI_SOLVER_HW"));
 #ifdef NEED_POPCNT_CHECK
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("popcnt")) {

@@ -241,9 +241,6 @@ def play_hand(rules: Rules, dealer: Seat, hands: dict[Seat, list[Card]], points,
 def play_game(config: MatchConfig, deal_set: int, swapped: bool,
               bots: dict[str, Bot], dd: Callable | None = None) -> GameResult:
     deals = DealSet(config.seed, deal_set)
-    for i, side in enumerate(SIDES):
-        start_game(bots[side], _bot_seed(config.seed, deal_set, swapped, i))
-    bot_of_seat = [bots[_side_of(s.team, swapped)] for s in SEATS]
     tally = {side: SideTally(games=1) for side in SIDES}
     points, bags = (0, 0), (0, 0)
     winner: str | None = None
@@ -251,7 +248,17 @@ def play_game(config: MatchConfig, deal_set: int, swapped: bool,
     capped = False
     played: list[tuple[int, tuple[int, int, int, int]]] = []
     hands = 0
-    while True:
+    for i, side in enumerate(SIDES):
+        try:
+            start_game(bots[side], _bot_seed(config.seed, deal_set, swapped, i))
+        except Exception as e:  # e.g. an outside program that cannot be started
+            reason = str(e) if isinstance(e, BotFailure) else f"{type(e).__name__}: {e}"
+            forfeit = Forfeit(deal_set, swapped, side, bots[side].name, 0, "-", reason)
+            winner = SIDES[1 - i]
+            tally[side].forfeits += 1
+            break
+    bot_of_seat = [bots[_side_of(s.team, swapped)] for s in SEATS]
+    while forfeit is None:
         if hands >= config.max_hands:
             capped = True
             winner = "draw" if points[0] == points[1] else _side_of(

@@ -17,6 +17,7 @@ from .deps import require_token
 from .games import GameService
 from .routers import games, health, records, scan, web
 from .storage import Storage, open_storage
+from .workers import AdvicePool
 
 DESCRIPTION = """Spades (piki) coach: the rules engine, advice and card detection over HTTP.
 
@@ -87,6 +88,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.state.settings = settings
     app.state.storage = storage or open_storage(settings.db)
     app.state.games = GameService(app.state.storage)
+    app.state.advice = AdvicePool(timeout=settings.advice_timeout)
 
     errors.install(app)
     app.include_router(health.router)
@@ -107,6 +109,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
 
     @app.on_event("shutdown")
     def _close() -> None:
+        app.state.advice.close()
         app.state.storage.close()
 
     return app

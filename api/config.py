@@ -17,6 +17,7 @@ class Settings:
     cors_origins: list[str] = field(default_factory=list)  # CORS is off unless origins are given
     advice_time_budget: float | None = None  # default thinking time of advice requests
     max_time_budget: float = 30.0
+    advice_timeout: float = 300.0  # a request waits at most this long for the advice workers
     stable_frames: int = 3  # frames a card must stay on the table to count as played
 
 

@@ -45,8 +45,15 @@ class Unavailable(Exception):
     """A part of the service that is not installed or not ready (503)."""
 
 
+_TYPE_TAGS = {"str", "int", "float", "bool", "list", "dict", "none", "json-or-python"}
+
+
 def _loc(loc: Any) -> str:
-    parts = [str(p) for p in loc if p not in ("body",)] if isinstance(loc, (list, tuple)) else [str(loc)]
+    """``["body", "bids", "N", "int"]`` → ``bids.N`` (pydantic's union-member tags dropped)."""
+    if not isinstance(loc, (list, tuple)):
+        return str(loc)
+    parts = [str(p) for p in loc if p != "body"]
+    parts = [p for p in parts if p not in _TYPE_TAGS and "[" not in p and not p.startswith("function-")]
     return ".".join(parts) or "body"
 
 
@@ -108,6 +115,12 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ImageRejected)
     async def _image(request: Request, exc: ImageRejected):
         return _json(exc.status, exc.detail)
+
+    from .workers import AdviceProblem
+
+    @app.exception_handler(AdviceProblem)
+    async def _advice(request: Request, exc: AdviceProblem):
+        return _json(exc.status, exc.detail, **exc.extra)
 
     @app.exception_handler(Unavailable)
     async def _unavailable(request: Request, exc: Unavailable):

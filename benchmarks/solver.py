@@ -89,12 +89,13 @@ def ours(hands, leader, broken=True):
     return solve_moves(hands, leader, [], broken, False, team, team)
 
 
-def best_time(fn, repeat: int) -> float:
-    best = float("inf")
+def best_times(fn, positions, repeat: int) -> list[float]:
+    best = [float("inf")] * len(positions)
     for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
+        for i, (hands, leader) in enumerate(positions):
+            t = time.perf_counter()
+            fn(hands, leader)
+            best[i] = min(best[i], time.perf_counter() - t)
     return best
 
 
@@ -118,25 +119,27 @@ def main(argv=None) -> None:
         positions = [random_position(rng, played) for _ in range(args.deals)]
         if have_dds:
             dds_moves(*positions[0])  # warm up DDS's tables
-        t_ours, t_dds, nodes = [], [], []
+        nodes = []
         for hands, leader in positions:
             n0 = search_stats()["nodes"]
             a = ours(hands, leader)
             nodes.append(search_stats()["nodes"] - n0)
-            t_ours.append(best_time(lambda: ours(hands, leader), args.repeat))
             if have_dds:
                 b = dds_moves(hands, leader)
                 if a != b:
                     raise SystemExit(f"mismatch at {pbn(hands)} leader {leader}: ours {a} dds {b}")
-                t_dds.append(best_time(lambda: dds_moves(hands, leader), args.repeat))
+        # DDS keeps its table when it is given the same deal twice in a row: time the positions
+        # in turn, never one twice in a row, and keep each one's best time
+        t_ours = best_times(lambda h, l: ours(h, l), positions, args.repeat)
+        t_dds = best_times(dds_moves, positions, args.repeat) if have_dds else []
         rows.append((13 - played, "broken", t_ours, t_dds, nodes))
         if played == 0:
-            t_unb, nodes_unb = [], []
+            nodes_unb = []
             for hands, leader in positions:
                 n0 = search_stats()["nodes"]
                 ours(hands, leader, False)
                 nodes_unb.append(search_stats()["nodes"] - n0)
-                t_unb.append(best_time(lambda: ours(hands, leader, False), args.repeat))
+            t_unb = best_times(lambda h, l: ours(h, l, False), positions, args.repeat)
             rows.append((13, "unbroken", t_unb, [], nodes_unb))
     ms = lambda xs: f"{1000 * statistics.median(xs):8.2f} {1000 * statistics.mean(xs):8.2f}"  # noqa: E731
     print(f"\n{args.deals} positions per depth, best of {args.repeat}; times in ms (median, mean)")

@@ -5,8 +5,8 @@
   is already taken is either that card's other corner (about a card's length away from the
   first one) or is moved to its next most likely free card, or dropped.
 * Zones: corners of a fanned hand sit next to each other, so corners are linked when closer than
-  ``LINK`` index sizes; the largest group of at least ``MIN_HAND`` cards is the hand and the rest
-  lie on the table.
+  ``LINK`` index sizes (and of about the same size: a hand is held at one distance); groups of at
+  least ``MIN_HAND`` cards (more than a trick) are the hand and the rest lie on the table.
 """
 from __future__ import annotations
 
@@ -104,14 +104,12 @@ def assign_zones(boxes, cards: list[Card]) -> None:
     groups: dict[int, set] = {}
     for j in idx:
         groups.setdefault(find(j), set()).add(owner[j])
-    best, best_key = None, None
-    for root, members in groups.items():
-        ys = [_centre(boxes[j])[1] for j in idx if find(j) == root]
-        key = (len(members), float(np.mean(ys)))
-        if len(members) >= MIN_HAND and (best_key is None or key > best_key):
-            best, best_key = members, key
+    hand = set()
+    for members in groups.values():
+        if len(members) >= MIN_HAND:
+            hand |= members
     for ci, card in enumerate(cards):
-        card.zone = "hand" if best is not None and ci in best else "table"
+        card.zone = "hand" if ci in hand else "table"
 
 
 def card_box(boxes, card: Card) -> list[int]:

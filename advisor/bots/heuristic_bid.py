@@ -139,12 +139,13 @@ def blind_nil_wanted(view: HandState) -> bool:
     if BLIND_NIL not in view.legal_bids():
         return False
     partner_bid = view.bids[me.partner]
-    if partner_bid is not None and (is_nil(partner_bid) or partner_bid < 3):
+    if partner_bid is not None and (is_nil(partner_bid) or partner_bid < 4):
         return False
     team = me.team
     ours, theirs = view.points_before[team], view.points_before[team.other]
     win_at = view.rules.win_at
-    return theirs - ours >= 250 and theirs >= win_at - 150
+    # only when the opponents are about to win and a normal hand cannot catch up
+    return theirs - ours >= 300 and theirs >= win_at - 100
 
 
 def choose_bid(view: HandState) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastapi import APIRouter, Depends, File, Path, UploadFile, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, File, Path, Request, UploadFile, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from advisor.state import Phase
@@ -15,7 +15,7 @@ from ..deps import advice_options, get_games, get_settings, ws_token_ok
 from ..frames import answer_question, process_frame, process_scan
 from ..games import GameConflict, GameService
 from ..schemas import AnswerIn, BidIn, DetectionsIn, ErrorOut, GameCreate, HandIn, NextHandIn, PlayIn
-from .records import advice_module
+from .records import run_advice
 from .scan import read_upload
 
 router = APIRouter(prefix="/games", tags=["games"])
@@ -84,15 +84,14 @@ def list_events(game_id: str = GameId, games: GameService = Depends(get_games)) 
 
 
 @router.get("/{game_id}/advice", summary="bid or card advice for the seat to act", responses=_ERR)
-def game_advice(game_id: str = GameId, games: GameService = Depends(get_games),
-                opts: dict = Depends(advice_options)) -> dict[str, Any]:
-    game = games.load(game_id)
+async def game_advice(request: Request, game_id: str = GameId, games: GameService = Depends(get_games),
+                      opts: dict = Depends(advice_options)) -> dict[str, Any]:
+    game = await run_in_threadpool(games.load, game_id)
     st = game.state()
-    advice = advice_module()
     if st.phase is Phase.BIDDING:
-        out = advice.bid_json(game.record, **opts)
+        out = await run_advice(request, "bid", game.record, opts)
     elif st.phase is Phase.PLAY:
-        out = advice.play_json(game.record, **opts)
+        out = await run_advice(request, "play", game.record, opts)
     else:
         raise GameConflict("the hand is over: no decision to advise on")
     return {"kind": "bid" if st.phase is Phase.BIDDING else "play",

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 
 from advisor.record import HandRecord, check, replay, state_json
 
 from ..deps import advice_options
-from ..errors import Unavailable
 from ..schemas import ErrorOut, HandRecordIn
 
 router = APIRouter(tags=["records"])
@@ -22,12 +21,9 @@ def _record(body: HandRecordIn) -> HandRecord:
     return HandRecord.from_json(body.record_json())
 
 
-def advice_module():
-    try:
-        from advisor import advice
-    except ImportError as e:
-        raise Unavailable(f"the advisor is not available on this server ({e})") from None
-    return advice
+async def run_advice(request: Request, kind: str, record: HandRecord, opts: dict) -> dict[str, Any]:
+    """Advice computed in the worker processes (see :mod:`api.workers`)."""
+    return await request.app.state.advice.run(kind, record.to_json(), opts)
 
 
 @router.post("/state", summary="the state after a hand record (as `piki state`)", responses=_ERRORS)
@@ -43,23 +39,26 @@ def post_check(body: HandRecordIn) -> dict[str, Any]:
 
 
 @router.post("/advice/bid", summary="bid advice for the seat to act (as `piki bid`)", responses=_ERRORS)
-def post_bid(body: HandRecordIn, opts: dict = Depends(advice_options)) -> dict[str, Any]:
+async def post_bid(request: Request, body: HandRecordIn,
+                   opts: dict = Depends(advice_options)) -> dict[str, Any]:
     record = _record(body)
     replay(record)  # an illegal record is answered 409 before the advisor runs
-    return advice_module().bid_json(record, **opts)
+    return await run_advice(request, "bid", record, opts)
 
 
 @router.post("/advice/play", summary="card advice for the seat to act (as `piki play`)", responses=_ERRORS)
-def post_play(body: HandRecordIn, opts: dict = Depends(advice_options)) -> dict[str, Any]:
+async def post_play(request: Request, body: HandRecordIn,
+                    opts: dict = Depends(advice_options)) -> dict[str, Any]:
     record = _record(body)
     replay(record)
-    return advice_module().play_json(record, **opts)
+    return await run_advice(request, "play", record, opts)
 
 
 @router.post("/review", summary="review of a finished hand (as `piki review`)", responses=_ERRORS)
-def post_review(body: HandRecordIn, opts: dict = Depends(advice_options),
-                seat: str | None = Query(None, pattern="^[NESWnesw]$",
-                                         description="review only this seat")) -> dict[str, Any]:
+async def post_review(request: Request, body: HandRecordIn, opts: dict = Depends(advice_options),
+                      seat: str | None = Query(None, pattern="^[NESWnesw]$",
+                                               description="review only this seat")) -> dict[str, Any]:
     record = _record(body)
     replay(record)
-    return advice_module().review_json(record, seat=seat.upper() if seat else None, **opts)
+    return await run_advice(request, "review", record,
+                            {**opts, "seat": seat.upper() if seat else None})

@@ -1,0 +1,268 @@
+"""Load test of the HTTP API: N concurrent clients for T seconds against a server on loopback.
+
+    python benchmarks/load.py [--clients 50] [--seconds 60] [--db PATH|postgresql://…]
+                              [--url http://host:port] [--mix state=5,check=2,game=2,advice=1,scan=1]
+                              [--advice-time 0.1] [--json]
+
+Without ``--url`` it starts ``piki serve`` on a free loopback port with a fresh SQLite file (or
+the ``--db`` given) and stops it at the end. Each client loops: it picks a kind of request by
+the weights of ``--mix`` and waits for the answer before the next one.
+
+Kinds: ``state`` (POST /v1/state, a hand in progress), ``check`` (POST /v1/check), ``game``
+(a live game: create, four bids, then one play per request; every one a stored event),
+``advice`` (POST /v1/advice/play late in a hand, ``time_budget`` = ``--advice-time``), ``scan``
+(POST /v1/scan of a 640x480 JPEG). Prints count, errors and p50/p95/p99 latency per kind; an
+error is a transport failure, a timeout or an HTTP status ≥ 500 (503 "not available" for scan
+or advice is counted apart as ``unavailable``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from advisor.record import HandRecord, replay  # noqa: E402
+from advisor.state import deal  # noqa: E402
+
+BIDS = {"N": 3, "E": 4, "S": 3, "W": 2}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def records(n: int = 20) -> tuple[list[dict], list[dict]]:
+    """Hands in progress (for state/check) and late positions with one known hand (for advice)."""
+    mid, late = [], []
+    for seed in range(n):
+        hands = {s.name: [str(c) for c in cs] for s, cs in deal(random.Random(seed)).items()}
+        rec = {"format": "piki-hand/1", "dealer": "N", "hands": hands, "bids": BIDS, "plays": []}
+        st = replay(HandRecord.from_json(rec))
+        rng = random.Random(seed)
+        while len(rec["plays"]) < 44:
+            c = rng.choice(st.legal_cards())
+            st.play(c)
+            rec["plays"].append(str(c))
+            if len(rec["plays"]) == 20:
+                mid.append(json.loads(json.dumps(rec)))
+        seat = st.to_act.name
+        late.append({**rec, "hands": {seat: hands[seat]}})
+    return mid, late
+
+
+def jpeg() -> bytes:
+    from PIL import Image, ImageDraw
+
+    im = Image.new("RGB", (640, 480), (20, 110, 60))
+    d = ImageDraw.Draw(im)
+    d.rectangle((250, 150, 390, 350), fill=(250, 250, 250), outline=(0, 0, 0))
+    d.text((260, 160), "A", fill=(0, 0, 0))
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=85)
+    return buf.getvalue()
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.lat: dict[str, list[float]] = {}
+        self.errors: dict[str, int] = {}
+        self.unavailable: dict[str, int] = {}
+        self.client_errors: dict[str, int] = {}
+        self.examples: list[str] = []
+
+    def add(self, kind: str, seconds: float, status: int | None, detail: str = "") -> None:
+        self.lat.setdefault(kind, []).append(seconds)
+        if status is None or status >= 500:
+            if status == 503:
+                self.unavailable[kind] = self.unavailable.get(kind, 0) + 1
+            else:
+                self.errors[kind] = self.errors.get(kind, 0) + 1
+                if len(self.examples) < 5:
+                    self.examples.append(f"{kind}: {status} {detail[:200]}")
+        elif status >= 400:
+            self.client_errors[kind] = self.client_errors.get(kind, 0) + 1
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
+
+
+async def client_loop(http: httpx.AsyncClient, kinds: list[str], weights: list[float], until: float,
+                      stats: Stats, data: dict, rng: random.Random, advice_time: float) -> None:
+    game: dict | None = None
+    while time.monotonic() < until:
+        kind = rng.choices(kinds, weights)[0]
+        t0 = time.perf_counter()
+        status, detail = None, ""
+        try:
+            if kind == "state":
+                r = await http.post("/v1/state", json=rng.choice(data["mid"]))
+            elif kind == "check":
+                r = await http.post("/v1/check", json=rng.choice(data["mid"]))
+            elif kind == "advice":
+                r = await http.post("/v1/advice/play", json=rng.choice(data["late"]),
+                                    params={"time_budget": advice_time, "seed": 1})
+            elif kind == "scan":
+                r = await http.post("/v1/scan", files={"image": ("f.jpg", data["jpeg"], "image/jpeg")})
+            else:  # game: one stored event per request
+                if game is None or game.get("phase") == "done":
+                    r = await http.post("/v1/games", json={"dealer": "N"})
+                else:
+                    gid = game["game_id"]
+                    if game["phase"] == "bidding":
+                        r = await http.post(f"/v1/games/{gid}/bids", json={"bid": BIDS[game["to_act"]]})
+                    else:
+                        r = await http.post(f"/v1/games/{gid}/plays",
+                                            json={"card": game["_next"].pop(0)})
+                if r.status_code < 300:
+                    new = r.json()
+                    if game is None or new["game_id"] != game.get("game_id") or "_next" not in game:
+                        new["_next"] = list(rng.choice(data["full"]))
+                    else:
+                        new["_next"] = game["_next"]
+                    game = new
+                else:
+                    game = None
+            status = r.status_code
+            if status >= 500:
+                detail = r.text
+        except (httpx.HTTPError, OSError) as e:
+            detail = f"{type(e).__name__}: {e}"
+        stats.add(kind, time.perf_counter() - t0, status, detail)
+
+
+def full_hands(n: int = 10) -> list[list[str]]:
+    """Complete legal play sequences (52 cards) with hands unknown to the server."""
+    out = []
+    for seed in range(100, 100 + n):
+        hands = {s.name: [str(c) for c in cs] for s, cs in deal(random.Random(seed)).items()}
+        st = replay(HandRecord.from_json({"dealer": "N", "hands": hands, "bids": BIDS}))
+        plays = []
+        while not st.is_done:
+            c = st.legal_cards()[0]
+            st.play(c)
+            plays.append(str(c))
+        out.append(plays)
+    return out
+
+
+async def run(url: str, clients: int, seconds: float, mix: dict[str, float], advice_time: float,
+              token: str | None) -> Stats:
+    mid, late = records()
+    data = {"mid": mid, "late": late, "jpeg": jpeg(), "full": full_hands()}
+    stats = Stats()
+    kinds = [k for k, w in mix.items() if w > 0]
+    weights = [mix[k] for k in kinds]
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=url, timeout=httpx.Timeout(120, connect=10),
+                                 limits=limits, headers=headers) as http:
+        until = time.monotonic() + seconds
+        await asyncio.gather(*(client_loop(http, kinds, weights, until, stats, data,
+                                           random.Random(i), advice_time) for i in range(clients)))
+    return stats
+
+
+def start_server(db: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--db", db],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/health", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("load: the server did not start")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clients", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--url", default=None, help="an already running server (default: start one)")
+    ap.add_argument("--db", default=None, help="database for the started server (default: a temp SQLite file)")
+    ap.add_argument("--mix", default="state=5,check=2,game=2,advice=1,scan=1")
+    ap.add_argument("--advice-time", type=float, default=0.1)
+    ap.add_argument("--token", default=os.environ.get("PIKI_TOKEN"))
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    mix = {}
+    for part in args.mix.split(","):
+        k, _, w = part.partition("=")
+        if k not in ("state", "check", "game", "advice", "scan"):
+            ap.error(f"unknown kind {k!r} in --mix")
+        mix[k] = float(w or 1)
+    proc = None
+    tmp = None
+    url = args.url
+    if url is None:
+        if args.db is None:
+            tmp = tempfile.TemporaryDirectory()
+            db = os.path.join(tmp.name, "load.db")
+        else:
+            db = args.db
+        proc, url = start_server(db)
+    try:
+        t0 = time.monotonic()
+        stats = asyncio.run(run(url, args.clients, args.seconds, mix, args.advice_time, args.token))
+        wall = time.monotonic() - t0
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(20)
+        if tmp is not None:
+            tmp.cleanup()
+    rows = []
+    for kind in mix:
+        lat = stats.lat.get(kind, [])
+        rows.append({"kind": kind, "requests": len(lat), "errors": stats.errors.get(kind, 0),
+                     "unavailable": stats.unavailable.get(kind, 0),
+                     "4xx": stats.client_errors.get(kind, 0),
+                     "p50_ms": round(1000 * pct(lat, 50), 1), "p95_ms": round(1000 * pct(lat, 95), 1),
+                     "p99_ms": round(1000 * pct(lat, 99), 1),
+                     "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None})
+    total = sum(r["requests"] for r in rows)
+    errors = sum(r["errors"] for r in rows)
+    summary = {"clients": args.clients, "seconds": round(wall, 1), "requests": total,
+               "requests_per_s": round(total / wall, 1), "errors": errors, "kinds": rows,
+               "error_examples": stats.examples}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{args.clients} clients, {wall:.1f} s, {total} requests ({total / wall:.1f}/s), {errors} errors")
+        print(f"{'kind':8} {'n':>7} {'err':>5} {'503':>5} {'4xx':>5} {'p50 ms':>9} {'p95 ms':>9} {'p99 ms':>9}")
+        for r in rows:
+            print(f"{r['kind']:8} {r['requests']:7d} {r['errors']:5d} {r['unavailable']:5d} {r['4xx']:5d} "
+                  f"{r['p50_ms']:9.1f} {r['p95_ms']:9.1f} {r['p99_ms']:9.1f}")
+        for e in stats.examples:
+            print("error:", e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""vision/tracking.py: from per-frame detections to plays, without images (pure logic)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from advisor.cards import parse_card
+from advisor.record import HandRecord, replay
+from advisor.state import deal
+from vision.tracking import FrameTracker, confirmed_plays
+
+BIDS = {"N": 3, "E": 4, "S": 3, "W": 2}
+
+
+def game(seed=1, known="NESW", bids=BIDS):
+    hands = {s.name: [str(c) for c in cs] for s, cs in deal(random.Random(seed)).items()}
+    rec = HandRecord.from_json({"dealer": "N", "hands": {s: hands[s] for s in known}, "bids": bids})
+    return replay(rec), hands
+
+
+def frame(*cards, zone="table", conf=0.9):
+    return {"cards": [{"card": c, "zone": zone, "confidence": conf} for c in cards]}
+
+
+def feed(tr, st, scan, n):
+    out = None
+    for _ in range(n):
+        out = tr.update(scan, st)
+        for ev in confirmed_plays(out):
+            st.play(parse_card(ev["card"]))
+    return out
+
+
+def test_card_confirmed_only_after_stable_frames():
+    st, hands = game()
+    tr = FrameTracker(stable_frames=3)
+    lead = st.legal_cards()[0]
+    outs = [tr.update(frame(str(lead)), st) for _ in range(3)]
+    assert [e["status"] for e in outs[0]["events"]] == ["proposed"]
+    assert outs[1]["events"][0]["frames"] == 2
+    assert [(e["status"], e["seat"], e["card"]) for e in outs[2]["events"]] == [("confirmed", "N", str(lead))]
+
+
+def test_flicker_resets_the_count():
+    st, _ = game()
+    tr = FrameTracker(stable_frames=3)
+    lead = str(st.legal_cards()[0])
+    tr.update(frame(lead), st)
+    tr.update(frame(lead), st)
+    tr.update(frame(), st)  # lost for one frame
+    out = tr.update(frame(lead), st)
+    assert out["events"][0]["status"] == "proposed" and out["events"][0]["frames"] == 1
+
+
+def test_low_confidence_and_hand_zone_are_ignored():
+    st, _ = game()
+    tr = FrameTracker(stable_frames=1, min_confidence=0.5)
+    lead = str(st.legal_cards()[0])
+    assert tr.update(frame(lead, conf=0.3), st)["events"] == []
+    assert tr.update(frame(lead, zone="hand"), st)["events"] == []
+    assert tr.update({"cards": [{"card": "nonsense", "zone": "table"}]}, st)["events"] == []
+
+
+def test_two_new_cards_at_once_is_a_question():
+    st, hands = game()
+    a, b = [str(c) for c in st.legal_cards()[:2]]
+    tr = FrameTracker(stable_frames=2)
+    out = feed(tr, st, frame(a, b), 2)
+    assert not confirmed_plays(out)
+    q = out["questions"][0]
+    assert q["kind"] == "several" and sorted(q["cards"]) == sorted([a, b]) and q["seat"] == "N"
+    # asked once, not again every frame
+    assert feed(tr, st, frame(a, b), 3)["questions"] == []
+    assert len(tr.questions) == 1
+
+
+def test_illegal_card_is_a_question_not_a_play():
+    st, hands = game()
+    e_card = hands["E"][0]  # E's card while N is to lead
+    tr = FrameTracker(stable_frames=2)
+    out = feed(tr, st, frame(e_card), 2)
+    assert not confirmed_plays(out) and st.plays == []
+    q = out["questions"][0]
+    assert q["kind"] == "illegal" and q["cards"] == [e_card] and "E's hand" in q["reason"]
+    # the user rejects it: it stays ignored
+    assert tr.resolve(q["id"])["id"] == q["id"]
+    assert feed(tr, st, frame(e_card), 3)["events"] == []
+
+
+def test_not_following_suit_is_a_question():
+    st, hands = game()
+    tr = FrameTracker(stable_frames=1)
+    lead = next(c for c in st.legal_cards() if any(x[1] == str(c)[1] for x in hands["E"]))
+    feed(tr, st, frame(str(lead)), 1)
+    off = next(c for c in hands["E"] if c[1] != str(lead)[1])
+    out = feed(tr, st, frame(str(lead), off), 1)
+    assert out["questions"][0]["kind"] == "illegal" and "must follow" in out["questions"][0]["reason"]
+    assert len(st.plays) == 1
+
+
+def test_card_during_bidding_is_a_question():
+    st, _ = game(bids={"N": 3})
+    tr = FrameTracker(stable_frames=2)
+    out = feed(tr, st, frame("AS"), 2)
+    assert out["questions"][0]["kind"] == "not_in_play" and "bidding" in out["questions"][0]["reason"]
+
+
+def test_full_trick_then_table_clears_then_next_lead():
+    st, _ = game(seed=5)
+    tr = FrameTracker(stable_frames=2, clear_frames=2)
+    on_table = []
+    for _ in range(4):
+        c = str(st.legal_cards()[0])
+        on_table.append(c)
+        feed(tr, st, frame(*on_table), 2)
+    assert len(st.plays) == 4 and st.trick_number == 2
+    leader = st.to_act.name
+    nxt = str(st.legal_cards()[0])
+    out = feed(tr, st, frame(*on_table, nxt), 3)
+    assert [e["status"] for e in out["events"]] == ["waiting"] and len(st.plays) == 4
+    out1 = tr.update(frame(nxt), st)
+    out2 = tr.update(frame(nxt), st)
+    closed = [e for e in out1["events"] + out2["events"] if e["type"] == "trick_closed"]
+    assert closed and closed[0]["winner"] == leader and closed[0]["trick"] == 1
+    feed(tr, st, frame(nxt), 2)
+    assert len(st.plays) == 5 and str(st.plays[-1]) == nxt
+
+
+def test_unknown_hands_accept_any_unseen_card():
+    st, hands = game(known="S")
+    tr = FrameTracker(stable_frames=1)
+    out = feed(tr, st, frame(hands["N"][5]), 1)
+    assert confirmed_plays(out) and len(st.plays) == 1
+
+
+def test_state_round_trips_through_json():
+    st, _ = game()
+    tr = FrameTracker(stable_frames=3)
+    lead = str(st.legal_cards()[0])
+    tr.update(frame(lead), st)
+    tr.update(frame(lead), st)
+    tr2 = FrameTracker.from_json(json.loads(json.dumps(tr.to_json())))
+    out = tr2.update(frame(lead), st)
+    assert confirmed_plays(out)

@@ -1,0 +1,189 @@
+"""Duplicate matches: identical deals across the seat swap, reproducible figures, heuristic vs
+random, outside bots (the example bot, garbage, a crash, a timeout) and the CLI."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import pytest
+
+from advisor.bots.outside import OutsideBot
+from advisor.match import BotSpec, DealSet, MatchConfig, run_game, run_match, wilson
+from advisor.match_cli import main
+from advisor.rules import PRESETS
+
+EXAMPLE = f"{sys.executable} advisor/bots/example_outside_bot.py"
+FIGURES = {"games", "wins", "draws", "losses", "win_rate", "win_rate_ci95", "hands",
+           "points_per_hand", "set_rate", "nils", "nil_made_rate", "blind_nils", "blind_nils_made",
+           "bags_per_hand", "bid_error", "bid_error_hands", "forfeits", "bot"}
+TOP = {"games", "deal_sets", "seed", "rules", "max_hands", "hands", "capped_games", "seconds",
+       "games_per_second", "hands_per_second", "jobs", "dd", "a", "b", "forfeits"}
+
+
+def config(a="heuristic", b="random", sets=2, seed=1, **kw) -> MatchConfig:
+    return MatchConfig(a=BotSpec(a), b=BotSpec(b), deal_sets=sets, seed=seed, **kw)
+
+
+def outside(command: str, timeout: float = 10.0) -> BotSpec:
+    return BotSpec("outside", command=command, timeout=timeout)
+
+
+def test_deal_sets_are_identical_across_the_swap():
+    cfg = config("heuristic", "heuristic", max_hands=6, rules=PRESETS["piki"])
+    first = run_game(cfg, 0, swapped=False)
+    second = run_game(cfg, 0, swapped=True)
+    n = min(len(first.deals_played), len(second.deals_played))
+    assert n >= 1
+    assert first.deals_played[:n] == second.deals_played[:n]
+    # the same deal set is the same in a new process-free rebuild, another set differs
+    a, b, c = DealSet(1, 0), DealSet(1, 0), DealSet(1, 1)
+    assert a.hand(3) == b.hand(3) and a.hand(0) != c.hand(0)
+    # same bots, swapped seats: mirrored results
+    assert first.points["A"] == second.points["B"] and first.winner != second.winner or \
+        first.winner == "draw"
+
+
+def test_heuristic_beats_random():
+    # measured: 20 of 20 games (seed 1); assert a bound with margin
+    result = run_match(config(sets=10, seed=1), jobs=1)
+    data = result.to_json()
+    assert data["games"] == 20
+    assert data["a"]["wins"] >= 18
+    assert data["a"]["points_per_hand"] > data["b"]["points_per_hand"] + 50
+    assert data["a"]["set_rate"] < data["b"]["set_rate"]
+
+
+def test_match_is_reproducible_and_jobs_do_not_change_it():
+    def figures(jobs):
+        d = run_match(config(sets=3, seed=4), jobs=jobs).to_json()
+        return {k: v for k, v in d.items() if k not in ("seconds", "games_per_second",
+                                                        "hands_per_second", "jobs")}
+    one = figures(1)
+    assert one == figures(1) == figures(2)
+
+
+def test_game_cap_decides_on_points():
+    data = run_match(config("heuristic", "heuristic", sets=1, max_hands=1), jobs=1).to_json()
+    assert data["capped_games"] == 2 and data["hands"] == 2
+    assert data["a"]["wins"] + data["a"]["draws"] + data["a"]["losses"] == 2
+
+
+def test_wilson_interval():
+    lo, hi = wilson(18, 20)
+    assert 0.68 < lo < 0.70 and 0.97 < hi < 0.98
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+# ---------------------------------------------------------------- outside bots
+def test_example_outside_bot_plays_whole_games():
+    cfg = MatchConfig(a=BotSpec("heuristic"), b=outside(EXAMPLE), deal_sets=1, seed=2)
+    data = run_match(cfg, jobs=1).to_json()
+    assert data["forfeits"] == [] and data["b"]["forfeits"] == 0
+    assert data["games"] == 2 and data["hands"] >= 2
+    assert data["b"]["bot"] == f"cmd:{EXAMPLE}"
+
+
+def _script(tmp_path, name: str, body: str) -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return f"{sys.executable} {path}"
+
+
+def test_garbage_answers_forfeit_and_the_match_finishes(tmp_path):
+    cmd = _script(tmp_path, "garbage.py", """
+        import sys
+        for line in sys.stdin:
+            print("hello", flush=True)
+    """)
+    data = run_match(MatchConfig(a=BotSpec("random"), b=outside(cmd), deal_sets=2, seed=3),
+                     jobs=1).to_json()
+    assert data["games"] == 4
+    assert data["b"]["forfeits"] == 4 and data["a"]["wins"] == 4
+    assert all("not JSON" in f["reason"] and f["side"] == "B" for f in data["forfeits"])
+
+
+def test_illegal_answer_forfeits(tmp_path):
+    cmd = _script(tmp_path, "illegal.py", """
+        import json, sys
+        for line in sys.stdin:
+            rec = json.loads(line)
+            print(json.dumps({"bid": 3} if len(rec["bids"]) < 4 else {"card": "AS"}), flush=True)
+    """)
+    data = run_match(MatchConfig(a=BotSpec("heuristic"), b=outside(cmd), deal_sets=1, seed=5),
+                     jobs=1).to_json()
+    assert data["b"]["forfeits"] == 2
+    reasons = [f["reason"] for f in data["forfeits"]]
+    assert all("illegal card" in r or "must play" in r for r in reasons), reasons
+
+
+def test_crashing_program_is_restarted_for_the_next_game(tmp_path):
+    # answers one bid, then dies; every game is forfeited but each starts a fresh program
+    cmd = _script(tmp_path, "crash.py", """
+        import sys
+        sys.stdin.readline()
+        print('{"bid": 2}', flush=True)
+        sys.stdin.readline()
+        sys.exit(3)
+    """)
+    bot = OutsideBot(cmd)
+    cfg = MatchConfig(a=BotSpec("heuristic"), b=outside(cmd), deal_sets=2, seed=6)
+    data = run_match(cfg, jobs=1).to_json()
+    assert data["b"]["forfeits"] == 4
+    assert all("exited" in f["reason"] for f in data["forfeits"])
+    bot.close()
+
+
+def test_silent_program_times_out(tmp_path):
+    cmd = _script(tmp_path, "silent.py", """
+        import sys, time
+        for line in sys.stdin:
+            time.sleep(30)
+    """)
+    cfg = MatchConfig(a=BotSpec("heuristic"), b=outside(cmd, timeout=0.3), deal_sets=1, seed=7)
+    data = run_match(cfg, jobs=1).to_json()
+    assert data["b"]["forfeits"] == 2
+    assert all("no answer within 0.3 s" in f["reason"] for f in data["forfeits"])
+
+
+def test_missing_program_forfeits_without_a_crash():
+    cfg = MatchConfig(a=BotSpec("random"), b=outside("/nonexistent/bot --x"), deal_sets=1)
+    data = run_match(cfg, jobs=1).to_json()
+    assert data["b"]["forfeits"] == 2
+    assert "cannot start" in data["forfeits"][0]["reason"]
+
+
+# ---------------------------------------------------------------- CLI
+def test_cli_json_has_the_documented_keys(capsys):
+    code = main(["--a", "heuristic", "--b", "random", "--games", "4", "--seed", "1",
+                 "--jobs", "2", "--json", "--quiet"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert TOP <= set(data)
+    assert FIGURES <= set(data["a"]) and FIGURES <= set(data["b"])
+    assert data["a"]["bot"] == "heuristic" and data["games"] == 4
+    lo, hi = data["a"]["win_rate_ci95"]
+    assert lo <= data["a"]["win_rate"] <= hi
+
+
+def test_cli_vs_cmd_and_table(capsys):
+    code = main(["--a", "heuristic", "--vs-cmd", EXAMPLE, "--games", "2", "--jobs", "1"])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert "win rate" in out and "cmd:" in out
+    assert "2/2 games" in err  # the progress bar
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--a", "nosuchbot"], "unknown bot 'nosuchbot'"),
+    (["--b", "alpha"], "unknown bot 'alpha'"),
+    (["--games", "0"], "--games must be at least 1"),
+    (["--rules", "bridge"], "unknown rules preset"),
+    (["--a", "heuristic:depth"], "bad bot option"),
+    (["--frobnicate"], "unrecognized arguments"),
+])
+def test_cli_errors_exit_2(capsys, args, message):
+    assert main(args + ["--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1

@@ -1,0 +1,215 @@
+"""The web page in a real browser (Chromium driven by Playwright) against a real server.
+
+Needs /usr/bin/chromium (``.ci/services.sh`` installs it) and the ``playwright`` Python package;
+skipped when either is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from test_api_support import Server, deal
+
+CHROMIUM = os.environ.get("PIKI_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--disable-dev-shm-usage"]
+
+pytestmark = pytest.mark.skipif(
+    not (shutil.which(CHROMIUM) or os.path.exists(CHROMIUM)), reason=f"{CHROMIUM} not installed "
+    "(run .ci/services.sh)")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = Server(str(tmp_path_factory.mktemp("web") / "web.db")).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def pw():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        yield p
+
+
+def launch(pw, *extra):
+    return pw.chromium.launch(executable_path=CHROMIUM, args=ARGS + list(extra))
+
+
+@pytest.fixture(scope="module")
+def browser(pw):
+    b = launch(pw)
+    yield b
+    b.close()
+
+
+@pytest.fixture()
+def page(browser, server):
+    ctx = browser.new_context(base_url=server.url, locale="en-US")
+    pg = ctx.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    ctx.close()
+
+
+def played_record(seed: int = 3) -> dict:
+    """A complete, legal hand: each seat plays its lowest legal card."""
+    from advisor.record import HandRecord, replay
+
+    hands = deal(seed)
+    rec = {"format": "piki-hand/1", "rules": "piki", "dealer": "N", "hands": hands,
+           "bids": {"N": 3, "E": 4, "S": 3, "W": 2}, "plays": []}
+    st = replay(HandRecord.from_json(rec))
+    while not st.is_done:
+        card = st.legal_cards()[0]
+        st.play(card)
+        rec["plays"].append(str(card))
+    return rec
+
+
+def test_page_loads_and_switches_language(page):
+    page.goto("/")
+    assert page.title().startswith("piki")
+    assert page.locator("nav button[data-view=review]").inner_text() == "Review"
+    page.select_option("#lang-select", "pl")
+    assert page.locator("nav button[data-view=review]").inner_text() == "Analiza"
+    assert page.evaluate("document.documentElement.lang") == "pl"
+    page.reload()
+    assert page.locator("nav button[data-view=live]").inner_text() == "Gra na żywo"
+    page.select_option("#lang-select", "en")
+    assert page.locator("nav button[data-view=live]").inner_text() == "Live game"
+    assert not page.errors
+
+
+def test_review_upload_shows_the_trick_table(page, tmp_path):
+    rec = played_record()
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(rec))
+    page.goto("/#review")
+    page.set_input_files("#review-file", str(path))
+    rows = page.locator("#review-table tbody tr")
+    rows.first.wait_for(timeout=20_000)
+    assert rows.count() == 13
+    first = rows.nth(0)
+    # the leader and the four cards of trick 1, as pictures named by their codes
+    assert first.locator("td").nth(1).inner_text() == "N"
+    titles = [first.locator("img.card").nth(i).get_attribute("title") for i in range(4)]
+    assert sorted(titles) == sorted(rec["plays"][:4])
+    assert page.locator("#review-table td.winner").count() == 13
+    # the chart: two team lines
+    assert page.locator("#review-chart svg polyline").count() == 2
+    # card pictures really load
+    page.wait_for_function("""() => [...document.querySelectorAll('#review-table img.card')]
+                              .every(i => i.complete && i.naturalWidth > 0)""", timeout=20_000)
+    assert not page.errors
+
+
+def test_review_of_malformed_json_shows_an_error(page):
+    page.goto("/#review")
+    page.fill("#review-text", '{"dealer": ')
+    page.click("#review-run")
+    err = page.locator("#global-error")
+    err.wait_for(state="visible")
+    assert "JSON" in err.inner_text()
+    page.fill("#review-text", '{"dealer": "N", "plays": ["XX"]}')
+    page.click("#review-run")
+    page.wait_for_function("document.querySelector('#global-error').textContent.includes('XX')")
+
+
+def test_camera_permission_denied_shows_a_clear_message(pw, server):
+    b = launch(pw, "--use-fake-device-for-media-stream")
+    try:
+        ctx = b.new_context(base_url=server.url, locale="en-US")  # camera permission not granted
+        page = ctx.new_page()
+        page.goto("/#live")
+        page.click("#live-new button[type=submit]")
+        page.locator("#live-game").wait_for(state="visible")
+        page.click("#cam-start")
+        msg = page.locator("#camera-msg")
+        msg.wait_for(state="visible", timeout=15_000)
+        text = msg.inner_text()
+        assert "denied" in text and "type the bids and cards" in text
+        # in Polish too
+        page.select_option("#lang-select", "pl")
+        page.click("#cam-start")
+        page.wait_for_function("document.querySelector('#camera-msg').textContent.includes('Odmówiono')")
+    finally:
+        b.close()
+
+
+def test_no_camera_shows_a_clear_message(pw, server):
+    b = launch(pw, "--use-fake-ui-for-media-stream")  # allowed, but there is no device
+    try:
+        ctx = b.new_context(base_url=server.url, locale="en-US", permissions=["camera"])
+        page = ctx.new_page()
+        page.goto("/#live")
+        page.click("#live-new button[type=submit]")
+        page.locator("#live-game").wait_for(state="visible")
+        page.click("#cam-start")
+        msg = page.locator("#camera-msg")
+        msg.wait_for(state="visible", timeout=15_000)
+        assert "camera" in msg.inner_text().lower()
+    finally:
+        b.close()
+
+
+def test_live_game_typed_by_hand(page, server):
+    hands = deal(8)
+    page.goto("/#live")
+    page.select_option("#live-new select[name=dealer]", "N")
+    page.select_option("#live-new select[name=seat]", "E")
+    page.fill("#live-new input[name=hand]", " ".join(hands["E"]))
+    page.click("#live-new button[type=submit]")
+    page.locator("#live-game").wait_for(state="visible")
+    gid = page.locator("#live-id").inner_text()
+    assert len(gid) >= 20
+    for bid in ("3", "4", "3", "2"):
+        page.select_option("#live-manual select[name=bid]", bid)
+        page.click("#add-bid")
+        page.wait_for_function(f"document.querySelector('#live-state').textContent.includes('{bid}')")
+    page.wait_for_function("document.querySelector('#live-state').textContent.includes('Phase: play')")
+    lead = next(c for c in hands["N"] if c[1] != "S")
+    page.fill("#live-manual input[name=card]", lead)
+    page.click("#add-card")
+    page.locator("#live-state .trick-now img.card").first.wait_for()
+    # E (the user) to act: only legal cards are clickable; click one
+    legal = page.locator("#live-state button.card-btn.legal")
+    legal.first.wait_for()
+    card = legal.first.get_attribute("title")
+    legal.first.click()
+    page.wait_for_function("document.querySelectorAll('#live-state .trick-now img.card').length === 2")
+    with server.client() as c:
+        st = c.get(f"/v1/games/{gid}").json()
+    assert st["played"] == [lead, card]
+    # an illegal card typed in gets the server's reason, nothing stored
+    page.fill("#live-manual input[name=card]", lead)
+    page.click("#add-card")
+    page.wait_for_function("document.querySelector('#live-msg').textContent.includes('already played')")
+    page.click("#undo")
+    page.wait_for_function("document.querySelectorAll('#live-state .trick-now img.card').length === 1")
+    # a reload resumes the same game
+    page.reload()
+    page.wait_for_function(f"document.querySelector('#live-id').textContent === '{gid}'")
+    assert not page.errors
+
+
+def test_photo_upload_draws_and_reports(page, tmp_path):
+    from PIL import Image
+
+    path = tmp_path / "table.png"
+    Image.new("RGB", (320, 240), (20, 120, 70)).save(path)
+    page.goto("/#photo")
+    page.set_input_files("#photo-file", str(path))
+    page.wait_for_function("""() => document.querySelector('#photo-status').textContent.includes('recognised')
+                              || !document.querySelector('#global-error').hidden""", timeout=60_000)
+    if page.locator("#global-error").is_visible():
+        assert "not available" in page.locator("#global-error").inner_text()
+    else:
+        assert page.evaluate("document.querySelector('#photo-canvas').width") == 320

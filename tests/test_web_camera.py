@@ -1,0 +1,110 @@
+"""End to end with a fake webcam: Chromium plays a rendered clip of one trick as its camera; the
+page streams frames over the WebSocket; the server detects the cards, the tracker confirms them,
+and the game records the four plays in order.
+
+Needs the card detector's model files (``models/corner_detector.onnx`` and
+``models/corner_classifier.onnx``), the card pictures of ``datasets/artwork/raster``, and
+Chromium; skipped otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from test_api_support import ROOT, Server, deal
+
+CHROMIUM = os.environ.get("PIKI_CHROMIUM", "/usr/bin/chromium")
+MODELS = Path(os.environ.get("PIKI_MODELS_DIR", ROOT / "models"))
+ART = ROOT / "datasets" / "artwork" / "raster" / "anglo"
+W, H, FPS = 640, 480, 5
+
+pytestmark = [
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="chromium not installed"),
+    pytest.mark.skipif(not ((MODELS / "corner_detector.onnx").exists()
+                            and (MODELS / "corner_classifier.onnx").exists()),
+                       reason="card detector models not built (python -m vision.train)"),
+    pytest.mark.skipif(not ART.is_dir(), reason="card pictures not available"),
+]
+
+# where each seat's card lies on the table, as seen from the user's (S) side
+SPOTS = {"N": (270, 30), "E": (470, 170), "S": (270, 300), "W": (70, 170)}
+
+
+def render_clip(path: Path, trick: list[tuple[str, str]], hold_s: float = 4.0) -> None:
+    """A YUV4MPEG2 clip: empty table, then the trick's cards one by one, then the table cleared."""
+    from PIL import Image
+
+    pictures = {}
+    for _, code in trick:
+        im = Image.open(ART / f"{code}.png").convert("RGB")
+        pictures[code] = im.resize((110, int(110 * im.height / im.width)))
+    scenes: list[list[tuple[str, str]]] = [[]] + [trick[:i + 1] for i in range(len(trick))] + [[]]
+    with open(path, "wb") as f:
+        f.write(f"YUV4MPEG2 W{W} H{H} F{FPS}:1 Ip A1:1 C420jpeg\n".encode())
+        for scene in scenes:
+            im = Image.new("RGB", (W, H), (22, 110, 62))
+            for seat, code in scene:
+                im.paste(pictures[code], SPOTS[seat])
+            y, cb, cr = im.convert("YCbCr").split()
+            frame = (b"FRAME\n" + y.tobytes() + cb.resize((W // 2, H // 2)).tobytes()
+                     + cr.resize((W // 2, H // 2)).tobytes())
+            for _ in range(int(hold_s * FPS)):
+                f.write(frame)
+
+
+def test_fake_camera_records_a_trick(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from advisor.record import HandRecord, replay
+
+    hands = deal(77)
+    bids = {"N": 3, "E": 4, "S": 3, "W": 2}
+    st = replay(HandRecord.from_json({"dealer": "N", "hands": hands, "bids": bids}))
+    trick = []
+    for _ in range(4):
+        seat = st.to_act.name
+        card = st.legal_cards()[-1]
+        st.play(card)
+        trick.append((seat, str(card)))
+    clip = tmp_path / "trick.y4m"
+    render_clip(clip, trick)
+
+    srv = Server(str(tmp_path / "cam.db")).start()
+    try:
+        with srv.client() as c:
+            gid = c.post("/v1/games", json={"dealer": "N", "user_seat": "S",
+                                            "hand": hands["S"]}).json()["game_id"]
+            for s in "NEW":
+                c.put(f"/v1/games/{gid}/hand", json={"cards": hands[s], "seat": s}).raise_for_status()
+            for s in "NESW":
+                c.post(f"/v1/games/{gid}/bids", json={"bid": bids[s]}).raise_for_status()
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                f"--use-file-for-fake-video-capture={clip}"])
+            try:
+                ctx = b.new_context(base_url=srv.url, permissions=["camera"])
+                page = ctx.new_page()
+                page.goto(f"/#live/{gid}")
+                page.wait_for_function(f"document.querySelector('#live-id').textContent === '{gid}'")
+                page.click("#cam-start")
+                deadline = time.monotonic() + 120
+                played: list[str] = []
+                with srv.client() as c:
+                    while time.monotonic() < deadline and len(played) < 4:
+                        played = c.get(f"/v1/games/{gid}").json()["played"]
+                        time.sleep(1)
+                    events = c.get(f"/v1/games/{gid}/events").json()["events"]
+                assert played == [card for _, card in trick], page.inner_text("#frame-status")
+                assert all(e.get("source") == "camera" for e in events if e["type"] == "play")
+                assert page.locator("#camera-msg").is_hidden()
+            finally:
+                b.close()
+    finally:
+        srv.stop()
