@@ -6,7 +6,6 @@
 # Debian package mirrors. It exports nothing: the tests use the fixed loopback URL
 #     postgresql://piki:piki@127.0.0.1:5432/piki_test
 # (override with PIKI_TEST_PG_URL when you point the tests at another server).
-
 #
 # Usage:  sudo .ci/services.sh            # install + start everything
 #         PIKI_REQUIRE_PG=1 .venv/bin/pytest tests/test_storage.py   # fail (not skip) without PG
@@ -16,7 +15,6 @@ PG_USER=piki
 PG_PASS=piki
 PG_DB=piki_test
 PG_PORT=5432
-
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -43,16 +41,14 @@ status="$(pg_lsclusters -h | awk -v v="$ver" '$1==v && $2=="main" {print $4}')"
 if [ "$status" != "online" ]; then
   $SUDO pg_ctlcluster "$ver" main start
 fi
-for _ in $(seq 1 30); do
-  if $SUDO -u postgres psql -p "$PG_PORT" -qAtc "select 1" >/dev/null 2>&1 \
-     || su postgres -c "psql -p $PG_PORT -qAtc 'select 1'" >/dev/null 2>&1; then break; fi
-  sleep 1
-done
-
-psql_pg() {  # run SQL as the postgres superuser
+psql_pg() {  # run SQL as the postgres superuser, print the rows
   if [ -z "$SUDO" ]; then su postgres -c "psql -p $PG_PORT -v ON_ERROR_STOP=1 -qAtc \"$1\""
   else sudo -u postgres psql -p "$PG_PORT" -v ON_ERROR_STOP=1 -qAtc "$1"; fi
 }
+for _ in $(seq 1 30); do
+  if psql_pg "select 1" >/dev/null 2>&1; then break; fi
+  sleep 1
+done
 if [ "$(psql_pg "select 1 from pg_roles where rolname='$PG_USER'")" != "1" ]; then
   psql_pg "create role $PG_USER login password '$PG_PASS'"
 fi
@@ -61,6 +57,5 @@ if [ "$(psql_pg "select 1 from pg_database where datname='$PG_DB'")" != "1" ]; t
 fi
 
 URL="postgresql://$PG_USER:$PG_PASS@127.0.0.1:$PG_PORT/$PG_DB"
-:
 echo "services.sh: PostgreSQL $ver ready at $URL"
 echo "services.sh: chromium $( /usr/bin/chromium --version 2>/dev/null || echo missing )"

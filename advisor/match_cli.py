@@ -158,8 +158,12 @@ def render(result: MatchResult) -> str:
              f"rules {data['rules'] if isinstance(data['rules'], str) else 'custom'}), "
              f"{data['hands']} hands, {data['seconds']:.1f} s, "
              f"{data['games_per_second']} games/s on {data['jobs']} job(s)"]
-    for label, key in rows:
-        lines.append(f"{label:<16}{cell(data['a'][key]):>22}{cell(data['b'][key]):>22}")
+    lines.append(f"A: {data['a']['bot']}")
+    lines.append(f"B: {data['b']['bot']}")
+    width = 2 + max(14, *(len(cell(data[side][key])) for side in "ab" for _, key in rows[1:]))
+    lines.append(f"{'':<16}{'A':>{width}}{'B':>{width}}")
+    for label, key in rows[1:]:
+        lines.append(f"{label:<16}{cell(data['a'][key]):>{width}}{cell(data['b'][key]):>{width}}")
     for f in data["forfeits"]:
         lines.append(f"forfeit: deal set {f['deal_set']} game {f['game']} hand {f['hand']}: "
                      f"side {f['side']} ({f['bot']}) seat {f['seat']}: {f['reason']}")
@@ -167,6 +171,9 @@ def render(result: MatchResult) -> str:
 
 
 def main(argv: list[str]) -> int:
+    argv = list(argv)
+    if argv[:1] == ["--"]:  # ``piki match -- ARGS`` passes the separator along
+        argv = argv[1:]
     try:
         args = build_parser().parse_args(argv)
         if args.list_bots:

@@ -7,6 +7,8 @@ storage in :mod:`api.storage`, live-game logic in :mod:`api.games` and :mod:`api
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -83,7 +85,13 @@ async def _send_json(send: Send, status: int, detail: str) -> None:
 
 def create_app(settings: Settings | None = None, storage: Storage | None = None) -> FastAPI:
     settings = settings or Settings()
-    app = FastAPI(title="piki", version="0.1.0", description=DESCRIPTION,
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        app.state.advice.close()
+        app.state.storage.close()
+
+    app = FastAPI(title="piki", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
                   license_info={"name": "AGPL-3.0-or-later"})
     app.state.settings = settings
     app.state.storage = storage or open_storage(settings.db)
@@ -106,10 +114,5 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins,
                            allow_methods=["*"], allow_headers=["*"])
     app.add_middleware(BodyLimit, settings=settings)
-
-    @app.on_event("shutdown")
-    def _close() -> None:
-        app.state.advice.close()
-        app.state.storage.close()
 
     return app

@@ -74,7 +74,7 @@ def answer_question(service: GameService, game_id: str, question_id: int, accept
                                    "say which card with 'card'")
             card = q["cards"][0]
         game = service.play(game_id, card, None, source="confirmed")
-    tracker.resolve(question_id)
+    tracker.resolve(question_id, accepted=accept)
     service.storage.set_tracker(game_id, tracker.to_json())
     game = service.load(game_id)
     return game.view()

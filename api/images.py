@@ -46,6 +46,22 @@ def check_image(data: bytes, settings: Settings) -> tuple[int, int]:
     return w, h
 
 
+def _upright(data: bytes):
+    """(BGR array, (w, h)) of the image turned by its EXIF orientation, or None when upright."""
+    from PIL import Image, ImageOps
+
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            if im.getexif().get(0x0112, 1) in (0, 1):
+                return None
+            turned = ImageOps.exif_transpose(im).convert("RGB")
+    except Exception:  # unreadable EXIF: let the detector read the bytes as they are
+        return None
+    import numpy as np
+
+    return np.ascontiguousarray(np.asarray(turned)[:, :, ::-1]), turned.size
+
+
 def scan_bytes(data: bytes, settings: Settings) -> dict[str, Any]:
     """Check the upload, then run the card detector on it (the ``piki scan`` object)."""
     w, h = check_image(data, settings)
@@ -57,8 +73,12 @@ def scan_bytes(data: bytes, settings: Settings) -> dict[str, Any]:
         from vision.errors import ImageError
     except ImportError:  # pragma: no cover - comes with vision.scan
         ImageError = ValueError  # type: ignore[misc,assignment]
+    source: Any = data
+    upright = _upright(data)
+    if upright is not None:  # a phone photo stored sideways: scan it the way browsers show it
+        source, (w, h) = upright
     try:
-        result = scan_image(data)
+        result = scan_image(source)
     except ImageError as e:
         raise ImageRejected(422, f"unreadable image: {e}") from None
     except (ImportError, FileNotFoundError) as e:  # runtime or model files not installed

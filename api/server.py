@@ -29,9 +29,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
               file=sys.stderr)
         return 2
     origins = [o for o in os.environ.get("PIKI_CORS_ORIGINS", "").split(",") if o.strip()]
-    budget = os.environ.get("PIKI_ADVICE_TIME")
-    settings = Settings(db=db, token=token, cors_origins=origins,
-                        advice_time_budget=float(budget) if budget else None)
+    try:
+        budget = float(os.environ.get("PIKI_ADVICE_TIME") or 0) or None
+        advice_timeout = float(os.environ.get("PIKI_ADVICE_TIMEOUT") or 300)
+    except ValueError:
+        print("piki: PIKI_ADVICE_TIME and PIKI_ADVICE_TIMEOUT must be numbers of seconds", file=sys.stderr)
+        return 2
+    settings = Settings(db=db, token=token, cors_origins=origins, advice_time_budget=budget,
+                        advice_timeout=advice_timeout)
     try:
         app = create_app(settings)
     except StorageError as e:

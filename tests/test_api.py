@@ -144,6 +144,23 @@ def test_request_body_cap(client):
     assert_error(client.post("/v1/state", json=big), 413)
 
 
+def test_request_body_cap_without_content_length(client):
+    def chunks():
+        for _ in range(40):
+            yield b" " * 65536
+
+    r = client.post("/v1/state", content=chunks(), headers={"content-type": "application/json"})
+    assert_error(r, 413)
+
+
+def test_cors_is_off_by_default(client):
+    r = client.options("/v1/state", headers={"Origin": "https://evil.example",
+                                             "Access-Control-Request-Method": "POST"})
+    assert "access-control-allow-origin" not in {k.lower() for k in r.headers}
+    r = client.post("/v1/state", json={"dealer": "N"}, headers={"Origin": "https://evil.example"})
+    assert r.status_code == 200 and "access-control-allow-origin" not in {k.lower() for k in r.headers}
+
+
 def test_unknown_route_and_method_are_json(client):
     assert_error(client.get("/v1/nothing"), 404)
     assert_error(client.get("/v1/state"), 405)
@@ -222,6 +239,32 @@ def test_review(client):
     assert "decisions" in out and "summary" in out
     assert all(d["seat"] == "S" for d in out["decisions"])
     assert_error(client.post("/v1/review", params={"seat": "X"}, json=rec), 422, "seat")
+
+
+@pytest.mark.skipif(not ADVICE, reason="advisor not installed")
+def test_advice_timeout_is_504_and_frees_the_worker(tmp_path):
+    import time
+
+    srv = Server(str(tmp_path / "slow.db"), env={"PIKI_ADVICE_TIMEOUT": "3",
+                                                  "PIKI_ADVICE_WORKERS": "1"}).start()
+    try:
+        with srv.client() as c:
+            t0 = time.monotonic()
+            r = c.post("/v1/advice/bid", params={"time_budget": 30},
+                       json={"dealer": "N", "hands": {"N": deal(6)["N"]}})
+            assert_error(r, 504, "did not answer within 3 s")
+            assert time.monotonic() - t0 < 30
+            # the runaway search was killed: the one worker is free for the next request
+            rec, hands = late_position(6)
+            to_act = c.post("/v1/state", json=rec).json()["to_act"]
+            rec["hands"] = {to_act: hands[to_act]}
+            r = c.post("/v1/advice/play", params={"time_budget": 0.1}, json=rec, timeout=SLOW)
+            assert r.status_code in (200, 504), r.text
+            if r.status_code == 200:
+                assert r.json()["card"] in hands[to_act]
+            assert c.get("/health").status_code == 200
+    finally:
+        srv.stop()
 
 
 # ---------------------------------------------------------------- scan: upload guards
@@ -388,18 +431,40 @@ def test_game_over_refuses_next_hand(client):
 
 
 def test_game_advice(client):
-    hands = deal(31)
+    from advisor.record import HandRecord, replay
+
+    rec, hands = late_position(31, 10)
+    full = replay(HandRecord.from_json(rec))
     g = new_game(client, user_seat="N", hand=hands["N"])
-    r = client.get(f"/v1/games/{g['game_id']}/advice", params={"time_budget": 0.2, "seed": 2},
-                   timeout=SLOW)
+    gid = g["game_id"]
+    assert_error(client.get(f"/v1/games/{gid}/advice", params={"lang": "xx"}), 422)
+    for s in "NESW":
+        client.post(f"/v1/games/{gid}/bids", json={"bid": BIDS4[s]}).raise_for_status()
+    plays = list(rec["plays"])
+    if full.to_act.name == "N":  # make it another seat's turn first
+        c = full.legal_cards()[0]
+        full.play(c)
+        plays.append(str(c))
+    for card in plays:
+        client.post(f"/v1/games/{gid}/plays", json={"card": card}).raise_for_status()
+    # another seat to act, its hand unknown to the game: a clear refusal
+    r = client.get(f"/v1/games/{gid}/advice", params={"time_budget": 0.2}, timeout=SLOW)
     if not ADVICE:
         assert_error(r, 503, "advisor")
-    else:
-        assert r.status_code == 200, r.text
-        out = r.json()
-        assert out["kind"] == "bid" and out["seat"] == "N" and out["user_to_act"] is True
-        assert "bid" in out and "explanation" in out
-    assert_error(client.get(f"/v1/games/{g['game_id']}/advice", params={"lang": "xx"}), 422)
+        return
+    assert_error(r, 409, "not known")
+    while full.to_act.name != "N":
+        c = full.legal_cards()[0]
+        full.play(c)
+        client.post(f"/v1/games/{gid}/plays", json={"card": str(c)}).raise_for_status()
+    st = client.get(f"/v1/games/{gid}").json()
+    assert st["to_act"] == "N" and st["user_to_act"]
+    r = client.get(f"/v1/games/{gid}/advice", params={"time_budget": 0.2, "seed": 2, "lang": "pl"},
+                   timeout=SLOW)
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["kind"] == "play" and out["seat"] == "N" and out["user_to_act"] is True
+    assert out["card"] in st["legal"] and out["explanation"]
 
 
 # ---------------------------------------------------------------- frames (tracker through the API)
@@ -608,3 +673,22 @@ def test_openapi_documents_the_endpoints(client):
               "/v1/games/{game_id}/plays", "/v1/games/{game_id}/frames", "/v1/games/{game_id}/undo",
               "/v1/games/{game_id}/hands", "/v1/games/{game_id}/advice"):
         assert p in paths, p
+
+
+def test_sideways_phone_photos_are_scanned_upright():
+    """A JPEG with EXIF orientation 6 is turned before detection, as browsers show it, so the
+    boxes drawn on the page line up."""
+    from PIL import Image
+
+    from api.images import _upright
+
+    buf = io.BytesIO()
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90° clockwise to view
+    Image.new("RGB", (40, 20), (200, 10, 10)).save(buf, "JPEG", exif=exif)
+    arr, size = _upright(buf.getvalue())
+    assert size == (20, 40) and arr.shape == (40, 20, 3)
+    assert arr[0, 0, 2] > 150 and arr[0, 0, 0] < 80  # BGR order: red in the last channel
+    plain = io.BytesIO()
+    Image.new("RGB", (40, 20)).save(plain, "JPEG")
+    assert _upright(plain.getvalue()) is None

@@ -53,7 +53,8 @@ class Server:
                "--port", str(self.port), "--db", self.db]
         if self.token:
             cmd += ["--token", self.token]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.extra_env}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1",
+               "PIKI_ADVICE_TIMEOUT": os.environ.get("PIKI_TEST_ADVICE_TIMEOUT", "150"), **self.extra_env}
         if "PIKI_TOKEN" not in self.extra_env:
             env.pop("PIKI_TOKEN", None)
         self.log = tempfile.TemporaryFile(mode="w+")

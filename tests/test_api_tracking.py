@@ -143,3 +143,18 @@ def test_state_round_trips_through_json():
     tr2 = FrameTracker.from_json(json.loads(json.dumps(tr.to_json())))
     out = tr2.update(frame(lead), st)
     assert confirmed_plays(out)
+
+
+def test_after_an_accepted_question_the_other_card_is_watched_again():
+    st, hands = game(seed=9)
+    tr = FrameTracker(stable_frames=2)
+    lead = st.legal_cards()[0]
+    follow = next((c for c in hands["E"] if c[1] == str(lead)[1]), hands["E"][0])
+    out = feed(tr, st, frame(str(lead), follow), 2)
+    q = out["questions"][0]
+    assert q["kind"] == "several"
+    st.play(lead)  # the user says N played the lead card
+    tr.resolve(q["id"], accepted=True)
+    out = feed(tr, st, frame(str(lead), follow), 1)  # already stable: taken at once
+    assert [(e["seat"], e["card"]) for e in confirmed_plays(out)] == [("E", follow)]
+    assert [str(c) for c in st.plays] == [str(lead), follow]

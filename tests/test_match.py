@@ -187,3 +187,31 @@ def test_cli_errors_exit_2(capsys, args, message):
     assert main(args + ["--quiet"]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- double dummy
+def test_bid_error_against_double_dummy(monkeypatch):
+    import advisor.solver
+
+    calls = []
+
+    def fake_solve(hands, to_act, trick, spades_broken, allspade_lead_breaks, count, maximizer):
+        calls.append((to_act, count, maximizer))
+        assert len(hands) == 4 and all(h.bit_count() == 13 for h in hands) and trick == []
+        return 7  # N-S take 7 double dummy, E-W 6
+
+    monkeypatch.setattr(advisor.solver, "solve", fake_solve)
+    result = run_match(config("heuristic", "heuristic", sets=1, max_hands=3, dd=True), jobs=1)
+    games = result.games
+    assert calls and all(c[1:] == (0b0101, 0b0101) for c in calls)
+    assert len(calls) <= max(g.hands for g in games)  # the swapped game reuses the cache
+    tally = result.tally("A")
+    assert tally.dd_hands > 0
+    data = result.to_json()
+    assert data["a"]["bid_error"] == round(tally.dd_error / tally.dd_hands, 3)
+
+
+def test_dd_without_the_solver_is_a_clear_error(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "advisor.solver", None)
+    assert main(["--games", "2", "--dd", "--quiet"]) == 2
+    assert "solver" in capsys.readouterr().err

@@ -51,12 +51,26 @@ def browser(pw):
 
 @pytest.fixture()
 def page(browser, server):
-    ctx = browser.new_context(base_url=server.url, locale="en-US")
+    # bypass_csp: Playwright's wait_for_function evaluates strings, which the page's CSP forbids;
+    # test_page_works_under_its_content_security_policy runs without the bypass.
+    ctx = browser.new_context(base_url=server.url, locale="en-US", bypass_csp=True)
     pg = ctx.new_page()
     pg.errors = []
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
     yield pg
     ctx.close()
+
+
+def poll(page, js: str, timeout: float = 20.0) -> None:
+    """Wait until ``js`` is true, without string evaluation inside the page (CSP-safe)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if page.evaluate(js):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {js}")
 
 
 def played_record(seed: int = 3) -> dict:
@@ -86,6 +100,28 @@ def test_page_loads_and_switches_language(page):
     page.select_option("#lang-select", "en")
     assert page.locator("nav button[data-view=live]").inner_text() == "Live game"
     assert not page.errors
+
+
+def test_page_works_under_its_content_security_policy(browser, server, tmp_path):
+    ctx = browser.new_context(base_url=server.url, locale="en-US")
+    page = ctx.new_page()
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
+    try:
+        r = page.goto("/")
+        assert "default-src 'self'" in r.headers["content-security-policy"]
+        path = tmp_path / "hand.json"
+        path.write_text(json.dumps(played_record(4)))
+        page.click("nav button[data-view=review]")
+        page.set_input_files("#review-file", str(path))
+        page.locator("#review-table tbody tr").nth(12).wait_for(timeout=20_000)
+        poll(page, "() => document.querySelectorAll('#review-chart svg polyline').length === 2")
+        poll(page, """() => [...document.querySelectorAll('#review-table img.card')]
+                        .every(i => i.complete && i.naturalWidth > 0)""")
+        assert not problems, problems
+    finally:
+        ctx.close()
 
 
 def test_review_upload_shows_the_trick_table(page, tmp_path):

@@ -31,7 +31,8 @@ pytestmark = [
 ]
 
 # where each seat's card lies on the table, as seen from the user's (S) side
-SPOTS = {"N": (270, 30), "E": (470, 170), "S": (270, 300), "W": (70, 170)}
+SPOTS = {"N": (245, 10), "E": (460, 135), "S": (245, 262), "W": (30, 135)}
+CARD_W = 150
 
 
 def render_clip(path: Path, trick: list[tuple[str, str]], hold_s: float = 4.0) -> None:
@@ -41,7 +42,7 @@ def render_clip(path: Path, trick: list[tuple[str, str]], hold_s: float = 4.0) -
     pictures = {}
     for _, code in trick:
         im = Image.open(ART / f"{code}.png").convert("RGB")
-        pictures[code] = im.resize((110, int(110 * im.height / im.width)))
+        pictures[code] = im.resize((CARD_W, int(CARD_W * im.height / im.width)))
     scenes: list[list[tuple[str, str]]] = [[]] + [trick[:i + 1] for i in range(len(trick))] + [[]]
     with open(path, "wb") as f:
         f.write(f"YUV4MPEG2 W{W} H{H} F{FPS}:1 Ip A1:1 C420jpeg\n".encode())

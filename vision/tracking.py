@@ -68,10 +68,14 @@ class FrameTracker:
         return cls(**{k: v for k, v in data.items() if k in known})
 
     # ------------------------------------------------------------- questions
-    def resolve(self, question_id: int) -> dict[str, Any] | None:
-        """Close a question (answered or rejected by the user); its cards stay ignored."""
+    def resolve(self, question_id: int, accepted: bool = False) -> dict[str, Any] | None:
+        """Close a question. Rejected: its cards stay ignored. Accepted (the user recorded the
+        play): the question's other cards are watched again, e.g. the next seat's card that
+        appeared in the same frame."""
         for i, q in enumerate(self.questions):
             if q["id"] == question_id:
+                if accepted:
+                    self.asked = [c for c in self.asked if c not in q["cards"]]
                 return self.questions.pop(i)
         return None
 

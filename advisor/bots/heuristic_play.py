@@ -44,13 +44,15 @@ def choose_card(view: HandState) -> Card:
 
 
 def want_tricks(k: Knowledge) -> bool:
+    them = k.them
+    can_set_them = them.contract > 0 and 0 < them.need <= k.tricks_left
     if not k.us.made:
+        if k.us.need > k.tricks_left:
+            return can_set_them  # we are set already: set them too, or hand them bags
         return True
     if k.bags_near_limit(k.us):
         return False
-    them = k.them
-    # setting the opponents is worth more than a bag
-    return them.contract > 0 and 0 < them.need <= k.tricks_left
+    return can_set_them  # setting the opponents is worth more than a bag
 
 
 # ---------------------------------------------------------------- helpers

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bids import is_nil
-from ..cards import FULL_DECK, SPADES_MASK, SUIT_MASKS, Card, mask_to_cards
+from ..cards import FULL_DECK, SUIT_MASKS
+from ..rules import NilTricks
 from ..state import HandState
 
 SPADES = 0
@@ -23,14 +24,6 @@ def rank_of(card: int) -> int:
     return card % 13
 
 
-def lowest(mask: int) -> Card:
-    return mask_to_cards(mask & -mask)[0]
-
-
-def highest(mask: int) -> Card:
-    return mask_to_cards(1 << (mask.bit_length() - 1))[0]
-
-
 def cards_in(mask: int, suit: int) -> int:
     return mask & SUIT_MASKS[suit]
 
@@ -39,11 +32,6 @@ def above(card: int) -> int:
     """Mask of the cards of the same suit ranked above ``card``."""
     suit_mask = SUIT_MASKS[card // 13]
     return suit_mask & ~((2 << card) - 1)
-
-
-def below(card: int) -> int:
-    """Mask of the cards of the same suit ranked below ``card``."""
-    return SUIT_MASKS[card // 13] & ((1 << card) - 1)
 
 
 def beats(card: int, best: int, led: int) -> bool:
@@ -106,6 +94,8 @@ class Knowledge:
             if is_nil(b):
                 if v.tricks[s] == 0:
                     nils.append(s)
+                if v.rules.nil_tricks is NilTricks.PARTNER:
+                    counted += v.tricks[s]
             else:
                 contract += b
                 counted += v.tricks[s]
@@ -176,10 +166,3 @@ class Knowledge:
 
     def unseen_in(self, suit: int) -> int:
         return cards_in(self.unseen, suit).bit_count()
-
-    def mine_in(self, suit: int) -> int:
-        return cards_in(self.hand, suit)
-
-    @staticmethod
-    def non_spades(mask: int) -> int:
-        return mask & ~SPADES_MASK

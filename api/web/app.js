@@ -15,7 +15,7 @@ const TEXTS = {
     live_title: "Live game", new_game: "New game", game_id: "Game", hand_no: "Hand",
     cam_start: "Start camera", cam_stop: "Stop camera", by_hand: "Type it in", bid: "Bid",
     add_bid: "Add bid", card: "Card", add_card: "Add card", undo: "Undo", advice: "Advice",
-    next_hand: "Next hand", review_title: "Review a hand",
+    next_hand: "Next hand", set_hand: "Set my cards", review_title: "Review a hand",
     review_help: "Upload a hand record (piki-hand/1 JSON) or paste it below.",
     choose_record: "Choose a record", review_seat: "Seat", all_seats: "all", review_run: "Review",
     trick: "Trick", leader: "Lead", winner: "Winner",
@@ -51,7 +51,7 @@ const TEXTS = {
     live_title: "Gra na żywo", new_game: "Nowa gra", game_id: "Gra", hand_no: "Rozdanie",
     cam_start: "Włącz kamerę", cam_stop: "Wyłącz kamerę", by_hand: "Wpisz ręcznie", bid: "Deklaracja",
     add_bid: "Dodaj deklarację", card: "Karta", add_card: "Dodaj kartę", undo: "Cofnij", advice: "Podpowiedź",
-    next_hand: "Następne rozdanie", review_title: "Analiza rozdania",
+    next_hand: "Następne rozdanie", set_hand: "Ustaw moje karty", review_title: "Analiza rozdania",
     review_help: "Wgraj zapis rozdania (JSON piki-hand/1) albo wklej go poniżej.",
     choose_record: "Wybierz zapis", review_seat: "Miejsce", all_seats: "wszystkie", review_run: "Analizuj",
     trick: "Lewa", leader: "Wychodzi", winner: "Bierze",
@@ -225,7 +225,9 @@ async function onPhoto(ev) {
     showCards($("#photo-table"), scan.table);
     status.textContent = (scan.cards.length ? t("scan_done", { n: scan.cards.length }) : t("no_cards"))
       + (scan.warnings && scan.warnings.length ? " " + scan.warnings.join(" ") : "");
-    if (scan.hand && scan.hand.length) $("#bid-form input[name=hand]").value = scan.hand.join(" ");
+    // the hand for the advice: the hand zone, or all the cards when they were laid out apart
+    const mine = scan.hand && scan.hand.length ? scan.hand : (scan.table || []).length <= 13 ? scan.table : [];
+    if (mine.length) $("#bid-form input[name=hand]").value = mine.join(" ");
   } catch (e) {
     status.textContent = "";
     globalError(e.message);
@@ -541,7 +543,8 @@ function drawReviewTable(st, decisions) {
       const p = bySeat[s];
       if (!p) return el("td");
       const d = plays.get(p.index);
-      const td = el("td", { class: (tr.winner === s ? "winner " : "") + (d && d.mark ? "mistake" : "") }, cardImg(p.card));
+      const td = el("td", { class: (tr.winner === s ? "winner " : "") + (d && d.mark ? "mistake" : "") },
+        cardImg(p.card), el("span", { class: "label " + ("HD".includes(p.card[1]) ? "red" : ""), text: cardName(p.card) }));
       if (d && d.mark) {
         td.append(el("span", { class: "cost", text: d.mark + " " + t("mistake_cost", { cost: d.cost }) }),
           el("span", { class: "best", text: t("best", { card: cardName(d.best) }) }));
@@ -558,7 +561,7 @@ function drawReviewTable(st, decisions) {
 
 function drawChart(st, decisions) {
   // Cumulative tricks of both teams after each trick, with the cost of mistakes as red marks.
-  const W = 520, H = 240, L = 40, B = 30, T = 24, R = 16;
+  const W = 520, H = 260, L = 40, B = 30, T = 48, R = 40;
   const n = st.completed_tricks.length;
   const ns = [0], ew = [0];
   for (const tr of st.completed_tricks) {
@@ -589,7 +592,7 @@ function drawChart(st, decisions) {
   }
   if (st.score) {
     const txt = ["NS", "EW"].map(k => `${k}: ${st.score[k].hand_points >= 0 ? "+" : ""}${st.score[k].hand_points} → ${st.score[k].points}`).join("   ");
-    svg.append(s("text", { x: W - R, y: 16, "font-size": 12, "text-anchor": "end" }, t("final_score") + ": " + txt));
+    svg.append(s("text", { x: L, y: 34, "font-size": 12 }, t("final_score") + ": " + txt));
   }
   $("#review-chart").replaceChildren(svg);
   if (!n) $("#review-chart").replaceChildren();
@@ -610,6 +613,7 @@ function init() {
   $("#cam-stop").addEventListener("click", stopCamera);
   $("#add-bid").addEventListener("click", () => { const v = $("#live-manual select[name=bid]").value; liveAction("POST", "/bids", { bid: v === "blind_nil" ? v : Number(v) }); });
   $("#add-card").addEventListener("click", () => { const c = $("#live-manual input[name=card]").value.trim(); if (c) addPlay(c).then(() => { $("#live-manual input[name=card]").value = ""; }); });
+  $("#set-hand").addEventListener("click", () => liveAction("PUT", "/hand", { cards: parseCards($("#live-manual input[name=hand]").value) }));
   $("#undo").addEventListener("click", () => liveAction("POST", "/undo"));
   $("#ask-advice").addEventListener("click", askAdvice);
   $("#next-hand").addEventListener("click", () => liveAction("POST", "/hands", {}));

@@ -1,0 +1,273 @@
+"""The double-dummy solver (``advisor.solver``, C extension ``advisor._solver``).
+
+* exact against a brute-force minimax written here, on small random positions (1-4 cards a
+  hand; spades broken or not; mid-trick starts; team, nil and odd count/maximizer masks; the
+  piki and pagat rule for an all-spade lead);
+* against Bo Haglund's DDS (PyPI ``endplay``) where the games coincide: spades trumps and
+  already broken, the tricks of the side to play, 5-13 cards a hand, also mid-trick;
+* the rules that only Spades has (no spade lead before spades are broken unless the leader holds
+  only spades; which breaks them under pagat but not under piki), on hand-made positions;
+* ``solve_state`` on a HandState, and the errors on inconsistent positions.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+import pytest
+
+from advisor.cards import Seat, cards_to_mask, parse_card
+from advisor.rules import Rules
+from advisor.solver import solve, solve_moves, solve_state
+from advisor.state import HandState, deal
+
+SUIT = 0x1FFF
+RANKS = "23456789TJQKA"
+
+
+# ---------------------------------------------------------------- brute force
+
+def _legal(hand: int, led: int, broken: bool) -> list[int]:
+    if led >= 0:
+        h = hand & (SUIT << 13 * led) or hand
+    else:
+        h = hand & ~SUIT if (not broken and hand & ~SUIT) else hand
+    return [c for c in range(52) if h >> c & 1]
+
+
+def _beats(c: int, best: int) -> bool:
+    return c > best if c // 13 == best // 13 else c // 13 == 0
+
+
+def _after(hands, to_act, trick, broken, allspade, c):
+    """(hands, next to act, trick, broken, winner or -1) after ``to_act`` plays ``c``."""
+    hs = list(hands)
+    hs[to_act] &= ~(1 << c)
+    trick = trick + ((to_act, c),)
+    if len(trick) == 1:
+        broken = broken or (c // 13 == 0 and allspade)
+    elif c // 13 == 0 and trick[0][1] // 13 != 0:
+        broken = True
+    if len(trick) == 4:
+        seat, best = trick[0]
+        for s, x in trick[1:]:
+            if _beats(x, best):
+                seat, best = s, x
+        return tuple(hs), seat, (), broken, seat
+    return tuple(hs), (to_act + 1) & 3, trick, broken, -1
+
+
+@lru_cache(maxsize=None)
+def brute(hands, to_act, trick, broken, allspade, count, maxm) -> int:
+    if not any(hands):
+        return 0
+    led = trick[0][1] // 13 if trick else -1
+    vals = [brute_move(hands, to_act, trick, broken, allspade, count, maxm, c)
+            for c in _legal(hands[to_act], led, broken)]
+    return max(vals) if maxm >> to_act & 1 else min(vals)
+
+
+def brute_move(hands, to_act, trick, broken, allspade, count, maxm, c) -> int:
+    hs, nxt, tr, br, winner = _after(hands, to_act, trick, broken, allspade, c)
+    won = (count >> winner & 1) if winner >= 0 else 0
+    return won + brute(hs, nxt, tr, br, allspade, count, maxm)
+
+
+def brute_moves(hands, to_act, trick, broken, allspade, count, maxm) -> dict[int, int]:
+    led = trick[0][1] // 13 if trick else -1
+    return {c: brute_move(hands, to_act, tuple(trick), broken, allspade, count, maxm, c)
+            for c in _legal(hands[to_act], led, broken)}
+
+
+def random_small_position(rng: random.Random):
+    n = rng.randint(1, 4)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    if rng.random() < 0.6:  # few suits: more following, ruffing and equal cards
+        suits = rng.sample(range(4), rng.randint(1, 3))
+        deck = [c for c in deck if c // 13 in suits] + [c for c in deck if c // 13 not in suits]
+        deck[:4 * n] = rng.sample(deck[:4 * n], 4 * n)
+    hands = [0] * 4
+    for i in range(4):
+        for c in deck[i * n:(i + 1) * n]:
+            hands[i] |= 1 << c
+    broken = rng.random() < 0.5
+    allspade = rng.random() < 0.5
+    to_act = rng.randrange(4)
+    trick: tuple = ()
+    for _ in range(rng.randint(0, 3)):
+        led = trick[0][1] // 13 if trick else -1
+        c = rng.choice(_legal(hands[to_act], led, broken))
+        hands, to_act, trick, broken, _ = _after(tuple(hands), to_act, trick, broken, allspade, c)
+        hands = list(hands)
+    count = rng.choice([0b0101, 0b1010, 1, 2, 4, 8, rng.randrange(16)])
+    maxm = rng.choice([count, 15 & ~count, 0b0101, 0b1010, rng.randrange(16)])
+    return tuple(hands), to_act, list(trick), broken, allspade, count, maxm
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_against_brute_force(seed):
+    rng = random.Random(seed)
+    for _ in range(150):
+        pos = random_small_position(rng)
+        hands, to_act, trick, broken, allspade, count, maxm = pos
+        want = brute_moves(*pos)
+        got = solve_moves(*pos)
+        assert got == want, pos
+        best = max(want.values()) if maxm >> to_act & 1 else min(want.values())
+        assert solve(*pos) == best, pos
+
+
+def test_brute_force_covers_the_cases():
+    """The random positions above include each kind of start and mask (guards the generator)."""
+    rng = random.Random(0)
+    seen = set()
+    for _ in range(1200):
+        hands, to_act, trick, broken, allspade, count, maxm = random_small_position(rng)
+        seen.add(("trick", len(trick)))
+        seen.add(("broken", broken))
+        seen.add(("allspade", allspade))
+        seen.add(("nil-like", count.bit_count() == 1 and maxm & count == 0))
+        seen.add(("team", count == maxm))
+    assert len(seen) == 4 + 2 + 2 + 2 + 2
+
+
+# ---------------------------------------------------------------- the Spades lead rules
+
+def _m(*names: str) -> int:
+    return cards_to_mask(parse_card(n) for n in names)
+
+
+def test_no_spade_lead_before_broken():
+    # N holds AS and 2H; unbroken, N must lead the heart and loses it, then AS wins.
+    hands = (_m("AS", "2H"), _m("KH", "3H"), _m("QH", "4H"), _m("5H", "6H"))
+    assert solve_moves(hands, 0, [], False, False, 0b0101, 0b0101) == {parse_card("2H"): 1}
+    assert solve_moves(hands, 0, [], True, False, 0b0101, 0b0101) == {
+        parse_card("AS"): 2, parse_card("2H"): 1}
+
+
+def test_all_spade_lead_breaks_only_under_pagat():
+    # N holds only spades and leads; E then leads and holds 2S + AD; S and W hold diamonds/spades.
+    # Under pagat N's spade lead breaks spades, so E may lead 2S; under piki E must lead AD.
+    hands = (_m("3S", "4S"), _m("AS", "AD"), _m("KD", "QD"), _m("JD", "2S"))
+    hands = (_m("KS", "4S"), _m("AS", "2D"), _m("KD", "3D"), _m("QD", "JD"))
+    # N leads 4S (forced low is not forced: N may lead KS); count E+W, E wants tricks
+    for allspade in (False, True):
+        got = solve_moves(hands, 0, [], False, allspade, 0b1010, 0b1010)
+        assert got == brute_moves(hands, 0, [], False, allspade, 0b1010, 0b1010)
+    # A position where the two rules differ: after N's all-spade lead, E wins and must lead again.
+    hands = (_m("2S", "3S"), _m("AS", "4S", "2H"), _m("AH", "KH", "5S"), _m("QH", "JH", "TH"))
+    # N has played? no: N leads from 2 cards; E holds 3 cards -> use a trick in progress
+    hands = (_m("2S", "3S"), _m("AS", "4S"), _m("AH", "5S"), _m("QH", "JH"))
+    piki = solve_moves(hands, 0, [], False, False, 0b1010, 0b1010)
+    pagat = solve_moves(hands, 0, [], False, True, 0b1010, 0b1010)
+    assert piki == brute_moves(hands, 0, [], False, False, 0b1010, 0b1010)
+    assert pagat == brute_moves(hands, 0, [], False, True, 0b1010, 0b1010)
+    # E wins trick 1 with AS and, holding 4S only, may lead it either way (an all-spade hand):
+    # both rules agree here; the difference shows when E holds another suit:
+    hands = (_m("2S", "3S"), _m("AS", "4S", "2H"), _m("AH", "5S", "3H"), _m("QH", "JH", "TH"))
+    hands = (_m("2S", "3S", "4S"), _m("AS", "9S", "2H"), _m("AH", "KH", "3H"), _m("QH", "JH", "TH"))
+    piki = solve(hands, 0, [], False, False, 0b1010, 0b1010)
+    pagat = solve(hands, 0, [], False, True, 0b1010, 0b1010)
+    # pagat: N's spade lead broke spades, E (AS wins) leads 9S then 2H: E-W take AS and 9S = 2.
+    # piki: unbroken, E must lead 2H after AS: S wins AH and leads KH; E-W take only AS = 1.
+    assert (piki, pagat) == (1, 2)
+    assert piki == brute(hands, 0, (), False, False, 0b1010, 0b1010)
+    assert pagat == brute(hands, 0, (), False, True, 0b1010, 0b1010)
+
+
+def test_discarded_spade_breaks_spades():
+    # S leads 2H; W, void in hearts, may discard a spade, which lets N-S... the solver must
+    # carry the broken state into the next trick exactly as the brute force does.
+    hands = (_m("3H", "AS"), _m("4H", "KS"), _m("2H", "QD"), _m("2S", "JD"))
+    for broken in (False, True):
+        for count, maxm in ((0b0101, 0b0101), (0b1010, 0b1010), (0b1000, 0b0101)):
+            assert solve_moves(hands, 2, [], broken, False, count, maxm) == \
+                brute_moves(hands, 2, [], broken, False, count, maxm)
+
+
+# ---------------------------------------------------------------- DDS
+
+def _pbn(hands) -> str:
+    return "N:" + " ".join(
+        ".".join("".join(RANKS[r] for r in range(12, -1, -1) if h >> (13 * s + r) & 1) for s in range(4))
+        for h in hands)
+
+
+def _random_deal_position(rng: random.Random, tricks_played: int, extra: int):
+    """A random deal after ``tricks_played`` tricks and ``extra`` cards of random legal play."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[13 * i:13 * i + 13]) for i in range(4)]
+    to_act = rng.randrange(4)
+    trick: tuple = ()
+    broken = False
+    for _ in range(4 * tricks_played + extra):
+        led = trick[0][1] // 13 if trick else -1
+        c = rng.choice(_legal(hands[to_act], led, broken))
+        hands, to_act, trick, broken, _ = _after(tuple(hands), to_act, trick, broken, False, c)
+        hands = list(hands)
+    return tuple(hands), to_act, list(trick)
+
+
+def test_against_dds():
+    endplay = pytest.importorskip("endplay", reason="endplay (Bo Haglund's DDS) is not installed: "
+                                  "pip install endplay to compare the solver with DDS")
+    from endplay.dds import solve_board
+    from endplay.types import Deal, Denom, Player
+
+    rng = random.Random(2024)
+    for i in range(30):
+        played = rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8]) if i >= 3 else 0
+        extra = rng.randrange(4) if i % 3 else 0
+        hands, to_act, trick = _random_deal_position(rng, played, extra)
+        full = [h for h in hands]
+        for seat, c in trick:  # DDS takes the deal at the trick's start, then the plays
+            full[seat] |= 1 << c
+        leader = trick[0][0] if trick else to_act
+        d = Deal(_pbn(full), first=Player(leader), trump=Denom.spades)
+        for seat, c in trick:
+            d.play(f"{'SHDC'[c // 13]}{RANKS[c % 13]}")
+        want = {}
+        for card, tricks in solve_board(d):
+            want[int(card.suit) * 13 + RANKS.index(card.rank.abbr)] = tricks
+        team = 0b0101 << (to_act & 1)
+        got = solve_moves(hands, to_act, trick, True, False, team, team)
+        assert got == want, (_pbn(full), leader, trick)
+        assert endplay is not None
+
+
+# ---------------------------------------------------------------- HandState and errors
+
+def test_solve_state_matches_solve_moves():
+    rng = random.Random(7)
+    st = HandState(Rules(), dealer=Seat.N, hands=deal(rng))
+    for b in (3, 3, 3, 3):
+        st.bid(b)
+    for _ in range(4 * 9 + 2):  # 4 cards a hand left, 2 cards into the trick
+        st.play(rng.choice(st.legal_cards()))
+    got = solve_state(st, 0b0101, 0b0101)
+    assert set(got) == set(st.legal_cards())
+    trick = [(int(s), int(c)) for s, c in st.current_trick]
+    assert got == brute_moves(tuple(st.held), int(st.to_act), trick, st.spades_broken,
+                              False, 0b0101, 0b0101)
+    # the nil view: E-W (maximizers) try to make N take a trick
+    nil = solve_state(st, 0b0001, 0b1010)
+    assert nil == brute_moves(tuple(st.held), int(st.to_act), trick, st.spades_broken,
+                              False, 0b0001, 0b1010)
+
+
+def test_errors():
+    hands = (_m("AS"), _m("KS"), _m("QS"), _m("JS"))
+    with pytest.raises(ValueError):
+        solve((_m("AS"), _m("AS"), _m("QS"), _m("JS")), 0, [], True, False, 5, 5)  # shared card
+    with pytest.raises(ValueError):
+        solve((_m("AS", "2H"), _m("KS"), _m("QS"), _m("JS")), 0, [], True, False, 5, 5)  # sizes
+    with pytest.raises(ValueError):
+        solve(hands, 1, [(2, parse_card("2H"))], True, False, 5, 5)  # wrong seat in the trick
+    with pytest.raises(ValueError):
+        solve(hands, 0, [], True, False, 5, 5) if False else solve(hands, 4, [], True, False, 5, 5)
+    assert solve((0, 0, 0, 0), 0, [], True, False, 5, 5) == 0
+    assert solve_moves((0, 0, 0, 0), 0, [], True, False, 5, 5) == {}
+    assert solve(hands, 0, [], True, False, 0b0101, 0b0101) == 1
