@@ -131,7 +131,9 @@ static inline u64 length_key(const St *s, int r) {
 /* Entries are filed by the lengths key and, for level L, the owners of the top min(L, length)
  * cards of every suit: an entry goes to the highest level its pattern covers, and a probe looks
  * at every level, so positions sharing suit lengths spread over many buckets. */
-#define MAXLEVEL 3
+#ifndef MAXLEVEL
+#define MAXLEVEL 1
+#endif
 #ifndef MINLEVEL
 #define MINLEVEL 0
 #endif
@@ -286,7 +288,7 @@ static int hist_weight = 0;
 /* killer moves: the card that last caused a cutoff, per number of cards left to play */
 static int killer[53];
 static int killer_on = 0;
-static int variant = 2;
+static int variant = 10;
 
 static void gen_moves(const St *s, Moves *mv, int ttcard) {
     int p = s->to_act;
@@ -342,6 +344,7 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
                 else if (o && ((G >> partner) & 1) && ((s->hand[partner] >> hibit(o)) & 1)) w = 600 - rk;
                 else w = 100 - rk + 4 * popc(h & SUITM[su]);
                 if (su == 0 && !top) w -= 30;
+                if ((variant & 8) && ruffable) w -= 200;
             } else {
                 if (top) w = -rk;
                 else w = 300 - rk;
@@ -389,6 +392,11 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
                 else if (bestgood) w = win ? (secure ? 1000 - rk : 200 - rk) : 600 - rk;
                 else w = win ? (secure ? 1000 - rk : 500 - rk) : 300 - rk;
                 if (!win && su == 0) w -= 30;
+                if ((variant & 4) && !win && su != s->led) {
+                    u64 o = others & SUITM[su];
+                    w += 3 * popc(h & SUITM[su]);
+                    if (!o || c > hibit(o)) w -= 100;
+                }
             } else {
                 w = win ? 100 - rk : 500 + rk;
             }

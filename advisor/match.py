@@ -215,7 +215,8 @@ def _ask(bot: Bot, view: HandState, state: HandState) -> int:
     except Exception as e:  # a bot's bug costs its game, not the match
         raise _Forfeited(seat, f"{type(e).__name__}: {e}") from None
     if state.phase is Phase.BIDDING:
-        if isinstance(action, bool) or not isinstance(action, int) or action not in state.legal_bids():
+        if isinstance(action, bool) or not isinstance(action, int) \
+                or action not in state.legal_bids():
             raise _Forfeited(seat, f"illegal bid {action!r}")
         return int(action)
     if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < 52 \
@@ -391,7 +392,8 @@ class MatchResult:
             "games": len(self.games),
             "deal_sets": cfg.deal_sets,
             "seed": cfg.seed,
-            "rules": cfg.rules.preset if cfg.rules == _preset(cfg.rules.preset) else cfg.rules.to_json(),
+            "rules": (cfg.rules.preset if cfg.rules == _preset(cfg.rules.preset)
+                      else cfg.rules.to_json()),
             "max_hands": cfg.max_hands,
             "hands": hands,
             "capped_games": sum(g.capped for g in self.games),
@@ -431,8 +433,8 @@ def run_match(config: MatchConfig, jobs: int = 1,
         finally:
             close_bots()
     else:
-        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
-                                          else "spawn")
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         with ctx.Pool(jobs, initializer=_worker_init) as pool:
             for pair in pool.imap_unordered(_task, tasks, chunksize=1):
                 results.extend(pair)

@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="piki match", description="Duplicate matches between two bots.")
     p.add_argument("--a", default="heuristic", metavar="BOT",
                    help=f"side A's bot: {', '.join(BOTS)} (options as NAME:key=value,...)")
-    p.add_argument("--b", default="random", metavar="BOT", help="side B's bot (default random)")
+    p.add_argument("--b", default=None, metavar="BOT", help="side B's bot (default random)")
     p.add_argument("--vs-cmd", default=None, metavar="COMMAND",
                    help="side B is an outside program (one JSON line per decision, see CONTRACT)")
     p.add_argument("--timeout", type=float, default=10.0,
@@ -42,8 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=20, help="games to play (rounded up to even)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rules", default="piki", help="preset name or a JSON rules object")
-    p.add_argument("--max-hands", type=int, default=40, help="hands before a game is decided on points")
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)")
+    p.add_argument("--max-hands", type=int, default=40,
+                   help="hands before a game is decided on points (default 40)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="worker processes (default: all cores)")
     p.add_argument("--dd", action="store_true",
                    help="also measure bid error against double-dummy team tricks (slower)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
@@ -97,11 +99,13 @@ def _config(args: argparse.Namespace) -> MatchConfig:
         raise _UsageError("--timeout must be positive")
     a = parse_bot(args.a)
     if args.vs_cmd is not None:
+        if args.b is not None:
+            raise _UsageError("--b and --vs-cmd both name side B; give one")
         if not args.vs_cmd.strip():
             raise _UsageError("--vs-cmd needs a command")
         b = BotSpec("outside", command=args.vs_cmd, timeout=args.timeout)
     else:
-        b = parse_bot(args.b)
+        b = parse_bot(args.b or "random")
     for spec in (a, b):
         if spec.command is None:
             spec.build()  # fail now, with a clear message, when a bot cannot be built
@@ -138,10 +142,11 @@ class ProgressBar:
 def render(result: MatchResult) -> str:
     data = result.to_json()
     rows = [
-        ("bot", "bot"), ("games", "games"), ("wins", "wins"), ("draws", "draws"),
+        ("games", "games"), ("wins", "wins"), ("draws", "draws"),
         ("win rate", "win_rate"), ("  95% CI", "win_rate_ci95"), ("points/hand", "points_per_hand"),
         ("set rate", "set_rate"), ("nils", "nils"), ("nil made", "nil_made_rate"),
-        ("blind nils", "blind_nils"), ("  made", "blind_nils_made"), ("bags/hand", "bags_per_hand"), ("bid error (DD)", "bid_error"),
+        ("blind nils", "blind_nils"), ("  made", "blind_nils_made"), ("bags/hand", "bags_per_hand"),
+        ("bid error (DD)", "bid_error"),
         ("forfeits", "forfeits"),
     ]
 
@@ -160,9 +165,9 @@ def render(result: MatchResult) -> str:
              f"{data['games_per_second']} games/s on {data['jobs']} job(s)"]
     lines.append(f"A: {data['a']['bot']}")
     lines.append(f"B: {data['b']['bot']}")
-    width = 2 + max(14, *(len(cell(data[side][key])) for side in "ab" for _, key in rows[1:]))
+    width = 2 + max(14, *(len(cell(data[side][key])) for side in "ab" for _, key in rows))
     lines.append(f"{'':<16}{'A':>{width}}{'B':>{width}}")
-    for label, key in rows[1:]:
+    for label, key in rows:
         lines.append(f"{label:<16}{cell(data['a'][key]):>{width}}{cell(data['b'][key]):>{width}}")
     for f in data["forfeits"]:
         lines.append(f"forfeit: deal set {f['deal_set']} game {f['game']} hand {f['hand']}: "

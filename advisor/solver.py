@@ -15,10 +15,10 @@ others as low as possible, every card visible to all.
 
 >>> from advisor.cards import parse_card as c, cards_to_mask as m
 >>> hands = (m([c("AS"), c("2H")]), m([c("KH"), c("3H")]), m([c("QH"), c("4H")]), m([c("5H"), c("6H")]))
->>> solve(hands, 0, [], False, False, 0b0101, 0b0101)  # N must lead 2H (spades unbroken)
-1
->>> solve_moves(hands, 0, [], True, False, 0b0101, 0b0101)  # broken: AS first takes both
-{0: 2, 14: 1}
+>>> solve_moves(hands, 0, [], False, False, 0b0101, 0b0101)  # spades unbroken: 2H only
+{13: 1}
+>>> solve_moves(hands, 0, [], True, False, 0b0101, 0b0101)  # broken: AS (12) or 2H (13)
+{12: 1, 13: 1}
 """
 
 from __future__ import annotations

@@ -24,7 +24,9 @@ def process_scan(service: GameService, game_id: str, scan: dict[str, Any],
     game = service.load(game_id)
     tracker = FrameTracker.from_json(game.tracker) if game.tracker else FrameTracker(
         stable_frames=settings.stable_frames)
-    result = tracker.update(scan, game.state())
+    user = game.user_seat
+    unknown_hand = user is not None and len(game.record.hands.get(user, [])) < 13
+    result = tracker.update(scan, game.state(), hand_seat=user.name if unknown_hand else None)
     for ev in confirmed_plays(result):
         try:
             game = service.play(game_id, ev["card"], ev["seat"], source="camera")
@@ -67,7 +69,9 @@ def answer_question(service: GameService, game_id: str, question_id: int, accept
     q = next((q for q in tracker.questions if q["id"] == question_id), None)
     if q is None:
         raise GameConflict(f"no open question {question_id}")
-    if accept:
+    if accept and q["kind"] == "hand":
+        service.set_hand(game_id, q["cards"], q["seat"])
+    elif accept:
         if card is None:
             if len(q["cards"]) != 1:
                 raise GameConflict(f"question {question_id} is about {', '.join(q['cards'])}: "

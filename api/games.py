@@ -297,13 +297,11 @@ class GameService:
             except ValueError as e:
                 raise RecordError(f"seat: {e}") from None
         ev = {"type": "hand", "seat": s.name, "cards": _cards(cards, "cards")}
-        # the new hand must agree with what that seat has already played and with other hands
+        # no card in two hands (RecordError, 422); what the seat already played must be among
+        # its cards (checked by the replay in _store: IllegalEvent, 409)
         records = _copy_records(game.records)
-        try:
-            apply_event(records, game.meta, ev)
-            HandRecord.from_json(records[-1].to_json())
-        except RecordError:
-            raise
+        apply_event(records, game.meta, ev)
+        HandRecord.from_json(records[-1].to_json())
         return self._store(game, ev)
 
     def undo(self, game_id: str) -> Game:

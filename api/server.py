@@ -46,7 +46,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     print(f"piki: serving on http://{host}:{port}/ (storage: {kind}"
           f"{', token required' if token else ''})", file=sys.stderr, flush=True)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            ws_max_size=settings.max_upload_bytes + 1024, access_log=False)
+                            ws_max_size=settings.max_upload_bytes + 1024, access_log=False,
+                            timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
     try:
         server.run()

@@ -144,7 +144,7 @@ def main(argv=None) -> None:
     ms = lambda xs: f"{1000 * statistics.median(xs):8.2f} {1000 * statistics.mean(xs):8.2f}"  # noqa: E731
     print(f"\n{args.deals} positions per depth, best of {args.repeat}; times in ms (median, mean)")
     print(f"{'cards':>5} {'spades':>8} | {'ours med':>8} {'mean':>8} | {'DDS med':>8} {'mean':>8} | "
-          f"{'ratio med':>9} {'mean':>6} | {'nodes med':>9}")
+          f"{'ratio med':>9} {'mean':>6} | {'nodes med':>9} {'mean':>9}")
     for depth, sp, to, td, nodes in rows:
         line = f"{depth:>5} {sp:>8} | {ms(to)} | "
         if td:
@@ -152,7 +152,7 @@ def main(argv=None) -> None:
                     f"{statistics.mean(to) / statistics.mean(td):6.2f} | "
         else:
             line += f"{'-':>8} {'-':>8} | {'-':>9} {'-':>6} | "
-        line += f"{int(statistics.median(nodes)):>9}"
+        line += f"{int(statistics.median(nodes)):>9} {int(statistics.mean(nodes)):>9}"
         print(line)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 

@@ -382,6 +382,14 @@ def test_set_hand(client):
     assert_error(client.put(f"/v1/games/{gid}/hand", json={"cards": ["AS"] * 2}), 422, "twice")
     g2 = new_game(client)["game_id"]
     assert_error(client.put(f"/v1/games/{g2}/hand", json={"cards": ["AS"]}), 422, "seat")
+    # a hand that leaves out a card the seat already played is refused
+    g3 = new_game(client)["game_id"]
+    bid_all(client, g3)
+    lead = next(c for c in hands["N"] if c[1] != "S")
+    client.post(f"/v1/games/{g3}/plays", json={"card": lead}).raise_for_status()
+    assert_error(client.put(f"/v1/games/{g3}/hand", json={"cards": hands["E"], "seat": "N"}), 409,
+                 "does not hold")
+    assert client.get(f"/v1/games/{g3}").json()["record"]["hands"]["N"] == []
 
 
 def play_out(client, gid: str, hands: dict, first_bids=BIDS4) -> dict:
@@ -533,6 +541,22 @@ def test_frames_ambiguous_become_questions(client):
     r = client.post(f"/v1/games/{gid}/questions/{qs[0]['id']}", json={"accept": False})
     assert r.status_code == 200 and r.json()["questions"] == [] and r.json()["played"] == [a]
     assert_error(client.post(f"/v1/games/{gid}/questions/999", json={"accept": False}), 409, "no open question")
+
+
+def test_frames_propose_the_users_hand(client):
+    hands = deal(45)
+    gid = new_game(client, user_seat="W")["game_id"]
+    for _ in range(3):
+        r = client.post(f"/v1/games/{gid}/detections", json=det(*hands["W"], zone="hand"))
+    q = r.json()["questions"][0]
+    assert q["kind"] == "hand" and q["seat"] == "W" and sorted(q["cards"]) == sorted(hands["W"])
+    r = client.post(f"/v1/games/{gid}/questions/{q['id']}", json={"accept": True})
+    assert r.status_code == 200, r.text
+    assert sorted(r.json()["user_hand"]) == sorted(hands["W"]) and r.json()["questions"] == []
+    # known now: not asked again
+    for _ in range(3):
+        r = client.post(f"/v1/games/{gid}/detections", json=det(*hands["W"], zone="hand"))
+    assert r.json()["questions"] == []
 
 
 def test_frames_trick_closes_when_the_table_clears(client):
@@ -692,3 +716,17 @@ def test_sideways_phone_photos_are_scanned_upright():
     plain = io.BytesIO()
     Image.new("RGB", (40, 20)).save(plain, "JPEG")
     assert _upright(plain.getvalue()) is None
+
+
+def test_page_and_card_pictures(client):
+    r = client.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+    assert client.get("/static/app.js").status_code == 200
+    r = client.get("/cards/TD.svg")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/")
+    assert_error(client.get("/cards/1X.svg"), 404)
+    assert_error(client.get("/cards/..%2F..%2Fpyproject.toml"), 404)
+    from api.routers.web import drawn_card
+
+    assert "10" in drawn_card("TD") and "♦" in drawn_card("TD")

@@ -158,3 +158,17 @@ def test_after_an_accepted_question_the_other_card_is_watched_again():
     out = feed(tr, st, frame(str(lead), follow), 1)  # already stable: taken at once
     assert [(e["seat"], e["card"]) for e in confirmed_plays(out)] == [("E", follow)]
     assert [str(c) for c in st.plays] == [str(lead), follow]
+
+
+def test_thirteen_steady_cards_in_the_hand_zone_are_proposed_as_the_users_hand():
+    st, hands = game(known="")
+    tr = FrameTracker(stable_frames=2)
+    scan = frame(*hands["S"], zone="hand")
+    assert tr.update(scan, st, hand_seat="S")["questions"] == []
+    q = tr.update(scan, st, hand_seat="S")["questions"]
+    assert len(q) == 1 and q[0]["kind"] == "hand" and sorted(q[0]["cards"]) == sorted(hands["S"])
+    assert tr.update(scan, st, hand_seat="S")["questions"] == []  # asked once
+    assert tr.asked == []  # those cards will be played later: not ignored on the table
+    # without hand_seat (the hand is known) nothing is asked
+    tr2 = FrameTracker(stable_frames=1)
+    assert tr2.update(scan, st)["questions"] == []

@@ -10,7 +10,10 @@ import textwrap
 import pytest
 
 from advisor.bots.outside import OutsideBot
-from advisor.match import BotSpec, DealSet, MatchConfig, run_game, run_match, wilson
+from advisor.bots import get_bot
+from advisor.match import (
+    BotSpec, DealSet, MatchConfig, play_game, run_game, run_match, wilson,
+)
 from advisor.match_cli import main
 from advisor.rules import PRESETS
 
@@ -119,7 +122,7 @@ def test_illegal_answer_forfeits(tmp_path):
 
 
 def test_crashing_program_is_restarted_for_the_next_game(tmp_path):
-    # answers one bid, then dies; every game is forfeited but each starts a fresh program
+    # answers one bid, then dies: each game is forfeited, and each starts a fresh program
     cmd = _script(tmp_path, "crash.py", """
         import sys
         sys.stdin.readline()
@@ -128,11 +131,20 @@ def test_crashing_program_is_restarted_for_the_next_game(tmp_path):
         sys.exit(3)
     """)
     bot = OutsideBot(cmd)
-    cfg = MatchConfig(a=BotSpec("heuristic"), b=outside(cmd), deal_sets=2, seed=6)
-    data = run_match(cfg, jobs=1).to_json()
-    assert data["b"]["forfeits"] == 4
-    assert all("exited" in f["reason"] for f in data["forfeits"])
-    bot.close()
+    cfg = MatchConfig(a=BotSpec("heuristic"), b=outside(cmd), deal_sets=1, seed=6)
+    try:
+        games = [play_game(cfg, 0, swapped, {"A": get_bot("heuristic"), "B": bot})
+                 for swapped in (False, True)]
+    finally:
+        bot.close()
+    assert bot.restarts == 1
+    for g in games:
+        assert g.winner == "A" and g.forfeit.side == "B" and g.forfeit.hand == 1
+        assert "exited" in g.forfeit.reason
+    # through the match as well: the match finishes, every game forfeited
+    data = run_match(MatchConfig(a=BotSpec("heuristic"), b=outside(cmd), deal_sets=2, seed=6),
+                     jobs=1).to_json()
+    assert data["b"]["forfeits"] == 4 and data["a"]["wins"] == 4
 
 
 def test_silent_program_times_out(tmp_path):
@@ -182,6 +194,8 @@ def test_cli_vs_cmd_and_table(capsys):
     (["--rules", "bridge"], "unknown rules preset"),
     (["--a", "heuristic:depth"], "bad bot option"),
     (["--frobnicate"], "unrecognized arguments"),
+    (["--b", "random", "--vs-cmd", "x"], "--b and --vs-cmd"),
+    (["--vs-cmd", " "], "--vs-cmd needs a command"),
 ])
 def test_cli_errors_exit_2(capsys, args, message):
     assert main(args + ["--quiet"]) == 2

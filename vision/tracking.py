@@ -49,6 +49,8 @@ class FrameTracker:
     asked: list[str] = field(default_factory=list)  # cards with an open or rejected question
     next_id: int = 1
     trick_count: int = 0  # completed tricks the tracker has seen in the state
+    hand_streak: dict[str, int] = field(default_factory=dict)  # card -> frames in the hand zone
+    hand_asked: list[str] = field(default_factory=list)  # the last hand proposed to the user
 
     # ------------------------------------------------------------- persistence
     def to_json(self) -> dict[str, Any]:
@@ -58,6 +60,7 @@ class FrameTracker:
             "streak": dict(self.streak), "clearing": list(self.clearing),
             "clear_count": self.clear_count, "questions": list(self.questions),
             "asked": list(self.asked), "next_id": self.next_id, "trick_count": self.trick_count,
+            "hand_streak": dict(self.hand_streak), "hand_asked": list(self.hand_asked),
         }
 
     @classmethod
@@ -79,37 +82,53 @@ class FrameTracker:
                 return self.questions.pop(i)
         return None
 
-    def _ask(self, kind: str, cards: list[str], seat: str | None, reason: str) -> dict[str, Any]:
+    def _ask(self, kind: str, cards: list[str], seat: str | None, reason: str,
+             ignore_cards: bool = True) -> dict[str, Any]:
         q = {"id": self.next_id, "kind": kind, "cards": cards, "seat": seat, "reason": reason,
              "frame": self.frame}
         self.next_id += 1
         self.questions.append(q)
-        for c in cards:
-            if c not in self.asked:
-                self.asked.append(c)
+        if ignore_cards:
+            for c in cards:
+                if c not in self.asked:
+                    self.asked.append(c)
         return q
 
     # ------------------------------------------------------------- one frame
-    def update(self, scan: dict[str, Any], state: HandState) -> dict[str, Any]:
+    def update(self, scan: dict[str, Any], state: HandState,
+               hand_seat: str | None = None) -> dict[str, Any]:
         """Feed one frame; returns ``events`` (proposed/confirmed plays, trick_closed),
-        new ``questions``, ``table`` (cards seen there) and ``warnings``."""
+        new ``questions``, ``table`` (cards seen there) and ``warnings``.
+
+        ``hand_seat``: the user's seat when the game does not know the user's cards yet; 13
+        cards held steadily in the hand zone are then proposed as that hand (a question)."""
         self.frame += 1
         events: list[dict[str, Any]] = []
         new_questions: list[dict[str, Any]] = []
         warnings: list[str] = []
 
         table: list[str] = []
+        hand: list[str] = []
         for det in scan.get("cards") or []:
             try:
                 card = str(parse_card(det.get("card")))
-            except (CardParseError, AttributeError):
+                conf = float(det.get("confidence", 1.0))
+            except (CardParseError, AttributeError, TypeError, ValueError):
                 continue
-            if det.get("zone", "table") != "table":
+            if conf < self.min_confidence:
                 continue
-            if float(det.get("confidence", 1.0)) < self.min_confidence:
-                continue
-            if card not in table:
-                table.append(card)
+            into = table if det.get("zone", "table") == "table" else hand
+            if card not in into:
+                into.append(card)
+
+        self.hand_streak = {c: self.hand_streak.get(c, 0) + 1 for c in hand}
+        if hand_seat is not None:
+            steady = sorted(c for c, n in self.hand_streak.items() if n >= self.stable_frames)
+            if len(steady) == 13 and steady != sorted(self.hand_asked):
+                self.hand_asked = steady
+                new_questions.append(self._ask(
+                    "hand", steady, hand_seat, f"Are these your 13 cards ({hand_seat})?",
+                    ignore_cards=False))
 
         for c in list(self.streak):
             if c not in table:

@@ -231,7 +231,8 @@ def lead_to_win(k: Knowledge, cards: list[Card]) -> Card:
     # draw trumps with the master spade while holding as many as the others together
     if spades:
         top = max(spades)
-        if k.is_master(top) and unseen_spades and len(mask_to_cards(cards_in(k.hand, SPADES))) >= unseen_spades:
+        mine = cards_in(k.hand, SPADES).bit_count()
+        if k.is_master(top) and unseen_spades and mine >= unseen_spades:
             return top
     # cash safe masters in the side suits, the suit with most cards out first
     masters = [c for c in side if k.is_master(c) and k.wins_for_sure(c)]

@@ -56,7 +56,7 @@ class OutsideBot:
 
     def new_game(self, seed) -> None:
         if self.proc is not None and (self._stale or not self.alive()):
-            self.close()
+            self.close(kill=True)  # it may still be busy with a question it did not answer
             self.restarts += 1
         if self.proc is None:
             try:
@@ -65,7 +65,8 @@ class OutsideBot:
                 self._stale = True
                 raise
 
-    def close(self) -> None:
+    def close(self, kill: bool = False) -> None:
+        """Close its input and let it exit (kill it after 2 s, or at once with ``kill``)."""
         proc, self.proc = self.proc, None
         if proc is None:
             return
@@ -74,7 +75,7 @@ class OutsideBot:
         except OSError:
             pass
         try:
-            proc.wait(timeout=2)
+            proc.wait(timeout=0 if kill or self._stale else 2)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
@@ -101,7 +102,8 @@ class OutsideBot:
         if answer is None:
             self._stale = True
             self.proc.wait()
-            raise BotFailure(f"the program exited (status {self.proc.returncode}) without answering")
+            raise BotFailure(
+                f"the program exited (status {self.proc.returncode}) without answering")
         return answer
 
     def act(self, view: HandState) -> int:

@@ -38,7 +38,7 @@ const TEXTS = {
     chart_title: "Tricks taken during the hand", final_score: "Score of the hand",
     trick_closed: "Trick closed.", proposed: "Seen {card} ({frames}/{needed})…", confirmed: "{seat} played {card}.",
     waiting: "Waiting for the table to clear.", game_over: "Game over. Winner: {w}",
-    hand_points: "hand", total: "total", bags: "bags", not_seen: "—",
+    hand_points: "hand", total: "total", bags: "bags", not_seen: "—", game_score: "Score before this hand",
   },
   pl: {
     tab_photo: "Zdjęcie", tab_live: "Gra na żywo", tab_review: "Analiza", language: "Język",
@@ -74,7 +74,7 @@ const TEXTS = {
     chart_title: "Lewy wzięte w trakcie rozdania", final_score: "Wynik rozdania",
     trick_closed: "Lewa zamknięta.", proposed: "Widzę {card} ({frames}/{needed})…", confirmed: "{seat} zagrał {card}.",
     waiting: "Czekam, aż stół zostanie uprzątnięty.", game_over: "Koniec gry. Wygrywa: {w}",
-    hand_points: "rozdanie", total: "razem", bags: "worki", not_seen: "—",
+    hand_points: "rozdanie", total: "razem", bags: "worki", not_seen: "—", game_score: "Wynik przed tym rozdaniem",
   },
 };
 let lang = localStorage.getItem("piki.lang") || ((navigator.language || "en").startsWith("pl") ? "pl" : "en");
@@ -336,6 +336,9 @@ function renderLiveState(st) {
   box.append(el("p", {}, el("b", { text: t("phase") + ": " }), t(st.phase) + " · ",
     el("b", { text: t("to_act") + ": " }), toAct));
   if (st.user_to_act) box.append(el("p", { class: "big", text: t("your_turn") }));
+  const sb = st.record.score_before, bb = st.record.bags_before;
+  box.append(el("p", {}, el("b", { text: t("game_score") + ": " }),
+    `NS ${sb.NS} (${t("bags")} ${bb.NS}) · EW ${sb.EW} (${t("bags")} ${bb.EW})`));
   box.append(el("p", {}, el("b", { text: t("bids") + ": " }),
     SEATS.map(s => s + " " + (st.bids[s] === undefined ? "·" : st.bids[s])).join("  ")));
   box.append(el("p", {}, el("b", { text: t("tricks") + ": " }),
@@ -366,7 +369,7 @@ function renderLiveState(st) {
 function renderQuestions(questions) {
   const box = $("#live-questions");
   box.replaceChildren(...questions.map(q => {
-    const buttons = q.cards.length === 1
+    const buttons = q.cards.length === 1 || q.kind === "hand"
       ? [el("button", { type: "button", text: t("confirm"), onclick: () => answer(q.id, true) })]
       : q.cards.map(c => el("button", { type: "button", text: t("confirm_card", { card: cardName(c) }), onclick: () => answer(q.id, true, c) }));
     return el("div", { class: "question", role: "alert" },
@@ -521,7 +524,9 @@ async function runReview() {
     const seat = $("#review-seat").value;
     const rev = await api("POST", "/v1/review", record, { lang, seat, time_budget: 0.1 });
     status.textContent = "";
-    $("#review-summary").textContent = rev.summary || "";
+    const bidNotes = (rev.decisions || []).filter(d => d.kind === "bid").map(d =>
+      `${d.seat}: ${t("bid")} ${d.played}` + (d.mark ? ` → ${t("best", { card: d.best })} (${t("mistake_cost", { cost: d.cost })})` : " ✓"));
+    $("#review-summary").textContent = (rev.summary || "") + (bidNotes.length ? "  " + t("bids") + " — " + bidNotes.join("; ") : "");
     drawReviewTable(st, rev.decisions || []);
     drawChart(st, rev.decisions || []);
   } catch (e) {
