@@ -345,6 +345,10 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
                 else w = 100 - rk + 4 * popc(h & SUITM[su]);
                 if (su == 0 && !top) w -= 30;
                 if ((variant & 8) && ruffable) w -= 200;
+                if ((variant & 16) && o && !top) {
+                    int lho = (p + 1) & 3;
+                    if (!((G >> lho) & 1) && ((s->hand[lho] >> hibit(o)) & 1)) w -= 40;
+                }
             } else {
                 if (top) w = -rk;
                 else w = 300 - rk;
@@ -390,7 +394,7 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
             if (pg) {
                 if (bestgood && (bestsafe || variant < 2)) w = win ? (secure ? 400 - rk : 100 - rk) : 600 - rk;
                 else if (bestgood) w = win ? (secure ? 1000 - rk : 200 - rk) : 600 - rk;
-                else w = win ? (secure ? 1000 - rk : 500 - rk) : 300 - rk;
+                else w = win ? (secure ? 1000 - rk : ((variant & 64) && s->tlen == 1 ? 250 - rk : 500 - rk)) : 300 - rk;
                 if (!win && su == 0) w -= 30;
                 if ((variant & 4) && !win && su != s->led) {
                     u64 o = others & SUITM[su];

@@ -144,13 +144,16 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--db", default=None, help="database URL or SQLite file (default: piki.db)")
     sp.add_argument("--token", default=None, help="access token (required beyond loopback)")
 
-    sp = sub.add_parser("match", help="duplicate matches between bots")
-    sp.add_argument("--help-bots", action="store_true", help=argparse.SUPPRESS)
-    sp.add_argument("rest", nargs=argparse.REMAINDER)
+    sub.add_parser("match", help="duplicate matches between bots (piki match --help)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["match"]:  # its options are the match harness's own
+        from advisor.match_cli import main as match_main
+
+        return match_main(argv[1:])
     args = build_parser().parse_args(argv)
     try:
         return _dispatch(args)
@@ -191,10 +194,6 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .server import serve
 
         return serve(host=args.host, port=args.port, db=args.db, token=args.token)
-    if cmd == "match":
-        from advisor.match_cli import main as match_main
-
-        return match_main(args.rest)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 
