@@ -31,6 +31,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef uint64_t u64;
 
@@ -51,6 +54,7 @@ static inline int lobit(u64 x) { return __builtin_ctzll(x); }
  * owner sequence of the remaining cards, highest first, 2 bits a card, left-aligned in 26 bits,
  * two suits per word; `m` masks the relevant prefix and `v` is its value. */
 typedef struct {
+    u64 key;         /* the lengths key, the generation in bits 55..63 */
     u64 m01, v01, m23, v23;
     int8_t lb, ub;   /* bounds on the counted tricks from this trick start */
     uint8_t move;    /* best lead: suit << 4 | index from the top among the suit's remaining cards; 0xFF none */
@@ -58,21 +62,44 @@ typedef struct {
 } TTE;
 
 #ifndef BUCKET
-#define BUCKET 32
+#define BUCKET 64
 #endif
-/* keys first (the lengths key, the generation in bits 55..63), scanned before any entry */
+/* 16-bit tags of the keys first, scanned (two cache lines) before any entry is read */
 typedef struct {
-    u64 key[BUCKET];
+    uint16_t tag[BUCKET];
     TTE e[BUCKET];
 } Bucket;
+
+static inline uint16_t key_tag(u64 gkey) { return (uint16_t)((gkey * 0x9E3779B97F4A7C15ULL) >> 48) | 1; }
+
+/* bit i set when tag[i] == t */
+static inline u64 scan_tags(const uint16_t *tag, uint16_t t) {
+    u64 hits = 0;
+#if defined(__SSE2__)
+    __m128i tv = _mm_set1_epi16((short)t);
+    for (int j = 0; j < BUCKET / 8; j++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(tag + 8 * j));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(x, tv));
+        /* two mask bits a lane: keep the even ones and squeeze them together */
+        m &= 0x5555;
+        m = (m | (m >> 1)) & 0x3333;
+        m = (m | (m >> 2)) & 0x0F0F;
+        m = (m | (m >> 4)) & 0x00FF;
+        hits |= (u64)m << (8 * j);
+    }
+#else
+    for (int i = 0; i < BUCKET; i++) hits |= (u64)(tag[i] == t) << i;
+#endif
+    return hits;
+}
 #define GENSHIFT 55
 #define GENMAX 511
 static Bucket *tt = NULL;
 static u64 tt_mask = 0; /* number of buckets - 1 */
 static uint32_t tt_gen = 0;
-static int tt_log2 = 14;
+static int tt_log2 = 13; /* buckets of 64 entries, 48 bytes an entry: 2^13 -> 25 MiB */
 static u64 st_lv[8], st_lvev[8];
-static u64 st_probe = 0, st_hit = 0, st_evict = 0, st_store = 0, st_quick = 0; /* buckets of 8 entries, 48 bytes an entry: 2^16 -> 24 MiB */
+static u64 st_probe = 0, st_hit = 0, st_evict = 0, st_store = 0, st_quick = 0;
 
 static int tt_alloc(void) {
     if (tt) return 0;
@@ -131,6 +158,14 @@ static inline u64 length_key(const St *s, int r) {
 /* Entries are filed by the lengths key and, for level L, the owners of the top min(L, length)
  * cards of every suit: an entry goes to the highest level its pattern covers, and a probe looks
  * at every level, so positions sharing suit lengths spread over many buckets. */
+#ifndef CHAIN
+#define CHAIN 1
+#endif
+#if CHAIN
+/* chain classes: class L holds the entries whose pattern covers the top card of suits 0..L-1 */
+#undef MAXLEVEL
+#define MAXLEVEL 4
+#endif
 #ifndef MAXLEVEL
 #define MAXLEVEL 1
 #endif
@@ -141,7 +176,11 @@ static inline u64 level_hash(u64 lkey, int L, const int *slen, u64 c01, u64 c23)
     if (L == 0) return mix(lkey);
     u64 m[4];
     for (int su = 0; su < 4; su++) {
+#if CHAIN
+        int k = su < L && slen[su] ? 1 : 0;
+#else
         int k = L < slen[su] ? L : slen[su];
+#endif
         m[su] = k ? ((1ULL << (2 * k)) - 1) << (26 - 2 * k) : 0;
     }
     u64 x = (c01 & (m[0] | (m[1] << 26))) ^ ((c23 & (m[2] | (m[3] << 26))) * 0x9E3779B97F4A7C15ULL);
@@ -282,13 +321,13 @@ static inline int beats(int c, int best) {
     return cs == 0;
 }
 
-/* history heuristic: how often (weighted by depth) a card of a seat caused a cutoff */
-static uint32_t hist[4][52], hist_max[4];
-static int hist_weight = 0;
-/* killer moves: the card that last caused a cutoff, per number of cards left to play */
-static int killer[53];
-static int killer_on = 0;
-static int variant = 10;
+/* Move-ordering options (bits; 90 measured best on random deals; a history heuristic and
+ * killer moves were tried and made the trees larger):
+ *   2: a follower whose side is winning the trick but can still be overtaken plays a sure winner
+ *   8: the leader avoids a suit an opponent can ruff
+ *  16: the leader avoids a suit whose top card sits with the next opponent
+ *  64: second hand plays low rather than a winner the fourth hand can beat */
+static int variant = 90;
 
 static void gen_moves(const St *s, Moves *mv, int ttcard) {
     int p = s->to_act;
@@ -313,15 +352,7 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
     int G = ismax ? s->count : (~s->count & 15);
     int pg = (G >> p) & 1;
     int n = 0;
-    int kc = -1;
-    if (killer_on) {
-        int left = popc(s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]);
-        kc = killer[left];
-        if (kc >= 0 && (legal >> kc & 1)) {
-            u64 up = reps & SUITM[kc / 13] & ~((1ULL << kc) - 1);
-            kc = up ? lobit(up) : -1;
-        } else kc = -1;
-    }
+
     if (s->tlen == 0) {
         int partner = (p + 2) & 3;
         /* seats that could ruff a lead, per suit: void in it and holding spades, not good for p */
@@ -353,8 +384,6 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
                 if (top) w = -rk;
                 else w = 300 - rk;
             }
-            w += (int)((uint64_t)hist_weight * hist[p][c] / (hist_max[p] + 1));
-            if (c == kc) w += killer_on;
             if (c == ttcard) w = 100000;
             mv->card[n] = c;
             mv->w[n] = w;
@@ -404,8 +433,7 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
             } else {
                 w = win ? 100 - rk : 500 + rk;
             }
-            w += (int)((uint64_t)hist_weight * hist[p][c] / (hist_max[p] + 1));
-            if (c == kc) w += killer_on;
+
             mv->card[n] = c;
             mv->w[n] = w;
             n++;
@@ -487,6 +515,7 @@ static int ab(St *s, int target, u64 *wr) {
     int p = s->to_act;
     int need = 0, ttcard = -1, r = 0;
     u64 lkey = 0, gkey = 0, c01 = 0, c23 = 0;
+    uint16_t gtag = 0;
     if (s->tlen == 0) {
         r = popc(s->hand[p]);
         *wr = 0;
@@ -503,6 +532,21 @@ static int ab(St *s, int target, u64 *wr) {
             u64 tm = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
             if (popc(tm & SUITM[best / 13]) > 1) *wr = 1ULL << best;
             return ((s->count >> bs) & 1) >= need;
+        }
+        /* the table's buckets: fetch them while the bounds below are computed */
+        lkey = length_key(s, r);
+        gkey = lkey | ((u64)tt_gen << GENSHIFT);
+        gtag = key_tag(gkey);
+        c01 = suitcode(s->hand, 0) | (suitcode(s->hand, 1) << 26);
+        c23 = suitcode(s->hand, 2) | (suitcode(s->hand, 3) << 26);
+        u64 all = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
+        int slen[4];
+        Bucket *bk[MAXLEVEL + 1];
+        for (int su = 0; su < 4; su++) slen[su] = popc(all & SUITM[su]);
+        for (int L = MINLEVEL; L <= MAXLEVEL; L++) {
+            bk[L] = tt + (level_hash(lkey, L, slen, c01, c23) & tt_mask);
+            __builtin_prefetch(&bk[L]->tag[0]);
+            __builtin_prefetch(&bk[L]->tag[32]);
         }
         /* the seat holding the top k spades takes at least k tricks, whoever leads */
         {
@@ -532,20 +576,15 @@ static int ab(St *s, int target, u64 *wr) {
                 if (!inc && r - q < need) { st_quick++; *wr = qwr; return 0; }
             }
         }
-        lkey = length_key(s, r);
-        gkey = lkey | ((u64)tt_gen << GENSHIFT);
-        c01 = suitcode(s->hand, 0) | (suitcode(s->hand, 1) << 26);
-        c23 = suitcode(s->hand, 2) | (suitcode(s->hand, 3) << 26);
         st_probe++;
-        u64 all = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
-        int slen[4];
-        for (int su = 0; su < 4; su++) slen[su] = popc(all & SUITM[su]);
         for (int L = MINLEVEL; L <= MAXLEVEL; L++) {
-            Bucket *b = tt + (level_hash(lkey, L, slen, c01, c23) & tt_mask);
-            for (int i = 0; i < BUCKET; i++) {
-                if (b->key[i] != gkey) continue;
+            Bucket *b = bk[L];
+            u64 hits = scan_tags(b->tag, gtag);
+            while (hits) {
+                int i = lobit(hits);
+                hits &= hits - 1;
                 TTE *e = b->e + i;
-                if ((c01 & e->m01) != e->v01 || (c23 & e->m23) != e->v23) continue;
+                if (e->key != gkey || (c01 & e->m01) != e->v01 || (c23 & e->m23) != e->v23) continue;
                 if (e->lb >= need) { st_hit++; *wr = entry_cards(e, all); return 1; }
                 if (e->ub < need) { st_hit++; *wr = entry_cards(e, all); return 0; }
                 if (ttcard < 0 && e->move != 0xFF) ttcard = from_rel(s, e->move >> 4, e->move & 15);
@@ -576,12 +615,6 @@ static int ab(St *s, int target, u64 *wr) {
             result = ismax;
             bestc = c;
             acc = cw;
-            killer[popc(s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3])] = c;
-            if (i > 0) {
-                int rr = popc(s->hand[p]);
-                uint32_t hv = (hist[p][c] += (uint32_t)(rr * rr));
-                if (hv > hist_max[p]) hist_max[p] = hv;
-            }
             break;
         }
         acc |= cw;
@@ -597,7 +630,11 @@ static int ab(St *s, int target, u64 *wr) {
             int k = rel ? popc(all & SUITM[su] & ~((1ULL << lobit(rel)) - 1)) : 0;
             slen[su] = popc(all & SUITM[su]);
             if (k < MINLEVEL && k < slen[su]) k = MINLEVEL < slen[su] ? MINLEVEL : slen[su];
+#if CHAIN
+            if (level == MAXLEVEL && k == 0 && slen[su]) level = su;
+#else
             while (k < (level < slen[su] ? level : slen[su])) level--;
+#endif
             spec += k;
             m[su] = k ? ((1ULL << (2 * k)) - 1) << (26 - 2 * k) : 0;
         }
@@ -606,23 +643,34 @@ static int ab(St *s, int target, u64 *wr) {
         Bucket *b = tt + (level_hash(lkey, level, slen, c01, c23) & tt_mask);
         TTE *slot = NULL;
         int vi = -1, vscore = -1;
-        for (int i = 0; i < BUCKET; i++) {
-            u64 k = b->key[i];
+        u64 same = scan_tags(b->tag, gtag);
+        while (same) {
+            int i = lobit(same);
+            same &= same - 1;
             TTE *e = b->e + i;
-            if (k == gkey && e->m01 == m01 && e->m23 == m23 && e->v01 == v01 && e->v23 == v23) {
+            if (e->key == gkey && e->m01 == m01 && e->m23 == m23 && e->v01 == v01 && e->v23 == v23) {
                 slot = e;
                 break;
             }
-            /* replace an old generation first, then the shallowest, then the most specific */
-            int score = (k >> GENSHIFT) != tt_gen ? 100000 : (16 - (int)(k >> 3 & 15)) * 64 + e->spec;
-            if (score > vscore) { vscore = score; vi = i; }
+        }
+        if (!slot) {
+            /* the victim among 8 slots from a rotating start: an old generation first, then the
+             * shallowest, then the most specific */
+            int start = (int)(st_store * 8) & (BUCKET - 1);
+            for (int j = 0; j < 8; j++) {
+                int i = (start + j) & (BUCKET - 1);
+                u64 k = b->e[i].key;
+                int score = (k >> GENSHIFT) != tt_gen ? 100000 : (16 - (int)(k >> 3 & 15)) * 64 + b->e[i].spec;
+                if (score > vscore) { vscore = score; vi = i; }
+            }
         }
         st_store++;
         st_lv[level]++;
         if (!slot) {
-            if ((b->key[vi] >> GENSHIFT) == tt_gen) { st_evict++; st_lvev[level]++; }
+            if ((b->e[vi].key >> GENSHIFT) == tt_gen) { st_evict++; st_lvev[level]++; }
             slot = b->e + vi;
-            b->key[vi] = gkey;
+            b->tag[vi] = gtag;
+            b->e[vi].key = gkey;
             slot->m01 = m01; slot->v01 = v01; slot->m23 = m23; slot->v23 = v23;
             slot->lb = 0; slot->ub = (int8_t)r; slot->move = 0xFF; slot->spec = (uint8_t)spec;
         }
@@ -745,9 +793,6 @@ static int parse_position(PyObject *args, St *s, int *ntricks) {
         return -1;
     }
     tt_gen++;
-    memset(hist, 0, sizeof(hist));
-    memset(killer, 0xFF, sizeof(killer));
-    memset(hist_max, 0, sizeof(hist_max));
     if (tt_gen > GENMAX) { memset(tt, 0, sizeof(Bucket) * (tt_mask + 1)); tt_gen = 1; }
     return 0;
 }
@@ -826,7 +871,6 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_stats(PyObject *self, PyObject *noargs) {
-    if (0) for (int i = 0; i <= MAXLEVEL; i++) fprintf(stderr, "level %d: %llu stores %llu evictions\n", i, (unsigned long long)st_lv[i], (unsigned long long)st_lvev[i]);
     return Py_BuildValue("{s:K,s:i,s:K,s:K,s:K,s:K,s:K}", "nodes", (unsigned long long)total_nodes, "tt_log2", tt_log2,
                          "probe", (unsigned long long)st_probe, "hit", (unsigned long long)st_hit,
                          "store", (unsigned long long)st_store, "evict", (unsigned long long)st_evict,
@@ -866,8 +910,6 @@ static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_solver", "Double-du
 PyMODINIT_FUNC PyInit__solver(void) {
     trace = getenv("PIKI_SOLVER_TRACE") != NULL;
     if (getenv("PIKI_SOLVER_VARIANT")) variant = atoi(getenv("PIKI_SOLVER_VARIANT"));
-    if (getenv("PIKI_SOLVER_KILLER")) killer_on = atoi(getenv("PIKI_SOLVER_KILLER"));
-    if (getenv("PIKI_SOLVER_HW")) hist_weight = atoi(getenv("PIKI_SOLVER_HW"));
 #ifdef NEED_POPCNT_CHECK
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("popcnt")) {

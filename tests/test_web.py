@@ -129,6 +129,7 @@ def test_review_upload_shows_the_trick_table(page, tmp_path):
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(rec))
     page.goto("/#review")
+    page.select_option("#review-seat", "S")
     page.set_input_files("#review-file", str(path))
     rows = page.locator("#review-table tbody tr")
     rows.first.wait_for(timeout=20_000)
@@ -144,6 +145,12 @@ def test_review_upload_shows_the_trick_table(page, tmp_path):
     # card pictures really load
     page.wait_for_function("""() => [...document.querySelectorAll('#review-table img.card')]
                               .every(i => i.complete && i.naturalWidth > 0)""", timeout=20_000)
+    # then the advisor's review of S arrives: a summary (and marks on S's mistakes, if any)
+    page.wait_for_function("document.querySelector('#review-status').textContent === ''",
+                           timeout=240_000)
+    assert "S" in page.locator("#review-summary").inner_text()
+    for cell in page.locator("#review-table td.mistake").all():
+        assert "−" in cell.inner_text()
     assert not page.errors
 
 

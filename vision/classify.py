@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from . import runtime
-from .crops import crop_patch, to_tensor
+from .crops import CONTEXT, crop_patch, to_tensor
 from .labels import RANK_CLASSES, SUIT_CLASSES
 
 
@@ -20,12 +20,17 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 @dataclass
 class Classifier:
     model_path: Path = runtime.MODELS_DIR / runtime.CLASSIFIER_FILE
+    contexts: tuple = (CONTEXT,)  # patch framings averaged (test-time augmentation)
 
     def __call__(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """-> (N x 14 rank probabilities, last = not an index; N x 4 suit probabilities)."""
         if len(boxes) == 0:
             return np.zeros((0, len(RANK_CLASSES)), np.float32), np.zeros((0, len(SUIT_CLASSES)), np.float32)
         sess = runtime.session(self.model_path)
-        x = to_tensor([crop_patch(img, b) for b in boxes])
+        n = len(boxes)
+        x = to_tensor([crop_patch(img, b, context=c) for c in self.contexts for b in boxes])
         rank, suit = sess.run(None, {sess.get_inputs()[0].name: x})
-        return _softmax(rank), _softmax(suit)
+        k = len(self.contexts)  # average over the patch framings
+        rank_p = _softmax(rank).reshape(k, n, -1).mean(0)
+        suit_p = _softmax(suit).reshape(k, n, -1).mean(0)
+        return rank_p, suit_p

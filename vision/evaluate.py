@@ -25,6 +25,7 @@ from .assemble import CODES, build_result
 from .scan import CardDetector
 
 EVAL_SEED_BASE = 900_000  # disjoint from the seeds used for training and validation scenes
+READABLE = 20  # px: a corner index whose box is at least this tall or wide is "readable"
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -74,6 +75,7 @@ class Tally:
     def __init__(self):
         self.ap_records, self.n_gt = [], 0
         self.tp = self.fp = self.fn = 0
+        self.readable = self.readable_found = 0
         self.per_image = []
         self.zone_ok = self.zone_n = 0
         self.confusions = Counter()
@@ -93,6 +95,10 @@ class Tally:
         self.fp += len(set(found) - set(truth))
         self.fn += len(set(truth) - set(found))
         self.per_image.append((tp / len(truth) if truth else 1.0, tp / len(found) if found else 1.0))
+        big = {c["card"] for c in gt_corners
+               if max(c["box"][2] - c["box"][0], c["box"][3] - c["box"][1]) >= READABLE}
+        self.readable += len(big)
+        self.readable_found += len(big & set(found))
         for code in set(truth) & set(found):
             self.zone_n += 1
             self.zone_ok += truth[code] == found[code]
@@ -120,6 +126,7 @@ class Tally:
             rep.update({
                 "card_recall": round(self.tp / max(1, self.tp + self.fn), 4),
                 "card_precision": round(self.tp / max(1, self.tp + self.fp), 4),
+                f"card_recall_index_at_least_{READABLE}px": round(self.readable_found / max(1, self.readable), 4),
                 "mean_image_recall": round(float(arr[:, 0].mean()), 4),
                 "mean_image_precision": round(float(arr[:, 1].mean()), 4),
                 "cards_true": self.tp, "cards_false": self.fp, "cards_missed": self.fn,

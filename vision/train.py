@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--classifier-epochs", type=int, default=8)
+    ap.add_argument("--finetune-epochs", type=int, default=3,
+                    help="second classifier pass on freshly cut patches at a lower learning rate")
     ap.add_argument("--skip-detector", action="store_true")
     ap.add_argument("--skip-classifier", action="store_true")
     args = ap.parse_args(argv)
@@ -84,6 +86,20 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.time()
         model = train_classifier(train, val, args.out, args.classifier_epochs, args.threads, log=log)
         log(f"classifier trained in {time.time() - t0:.0f} s")
+        if args.finetune_epochs:
+            cache2 = args.out / "patches_finetune.npz"
+            if cache2.exists():
+                data = np.load(cache2)
+                train2 = (data["xt"], data["rt"], data["st"])
+            else:
+                log("cutting a second set of corner patches")
+                train2 = build_patches(synth, "train", args.seed + 7)
+                np.savez(cache2, xt=train2[0], rt=train2[1], st=train2[2])
+            t0 = time.time()
+            model = train_classifier(train2, val, args.out, args.finetune_epochs, args.threads, log=log,
+                                     init=args.out / "classifier_last.pt", max_lr=1e-3,
+                                     seed=args.seed + 7, name="finetune")
+            log(f"classifier fine-tuned in {time.time() - t0:.0f} s")
         export_classifier(model, MODELS / "corner_classifier.onnx")
         log(f"exported {MODELS / 'corner_classifier.onnx'}")
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))

@@ -522,7 +522,7 @@ async function runReview() {
   status.textContent = t("review_running");
   try {
     const seat = $("#review-seat").value;
-    const rev = await api("POST", "/v1/review", record, { lang, seat, time_budget: 0.1 });
+    const rev = await api("POST", "/v1/review", record, { lang, seat, time_budget: 0.05 });
     status.textContent = "";
     const bidNotes = (rev.decisions || []).filter(d => d.kind === "bid").map(d =>
       `${d.seat}: ${t("bid")} ${d.played}` + (d.mark ? ` → ${t("best", { card: d.best })} (${t("mistake_cost", { cost: d.cost })})` : " ✓"));

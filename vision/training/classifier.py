@@ -108,7 +108,9 @@ def _augment(rng, batch: np.ndarray) -> np.ndarray:
 
 
 def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch: int = 128,
-                     seed: int = 0, log=print):
+                     seed: int = 0, log=print, init: Path | None = None, max_lr: float = 3e-3,
+                     name: str = "classifier"):
+    """One-cycle training; ``init``: start from the weights of an earlier checkpoint (fine-tuning)."""
     import torch
     import torch.nn.functional as F
 
@@ -116,11 +118,14 @@ def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     out_dir.mkdir(parents=True, exist_ok=True)
-    ckpt = out_dir / "classifier_last.pt"
+    ckpt = out_dir / f"{name}_last.pt"
     model = make_model()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    if init is not None:
+        model.load_state_dict(torch.load(init, weights_only=False)["model"])
+    opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     steps_per_epoch = (len(train[0]) + batch - 1) // batch
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=epochs * steps_per_epoch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=epochs * steps_per_epoch,
+                                                pct_start=0.3 if init is None else 0.1)
     start = 0
     if ckpt.exists():
         state = torch.load(ckpt, weights_only=False)
@@ -147,9 +152,9 @@ def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
         acc = evaluate_classifier(model, x_val, val[1], val[2])
-        log(f"classifier epoch {epoch + 1}/{epochs} loss {total / len(order):.4f} "
+        log(f"{name} epoch {epoch + 1}/{epochs} loss {total / len(order):.4f} "
             f"val rank acc {acc['rank']:.4f} suit acc {acc['suit']:.4f} card acc {acc['card']:.4f} "
             f"({time.time() - t0:.0f} s)")
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
