@@ -10,13 +10,26 @@
  * The value of a position is the number of the remaining tricks (the current one included)
  * won by the seats in `count`; the seats in `maxm` want it higher, the others lower.
  *
- * Search: boolean alpha-beta on "value >= target" (null window), the exact value found by a
- * few such tests.  A transposition table at trick starts, keyed on the relative ranks of the
- * remaining cards (so positions that differ only in which low cards were already played share
- * an entry), the leader and spades_broken, stores a lower and an upper bound and the best lead.
- * Cards adjacent in rank in one hand (no other remaining card between them) are equivalent and
- * only one of them is searched.  Sure tricks of the leader give bounds at trick starts.
+ * Search (after Bo Haglund's DDS): boolean alpha-beta on "value >= target" (a null window), the
+ * exact value found by a few such tests, the first at a guess (the last value solved).
+ *  - Transposition table at trick starts.  An entry holds a lower and an upper bound and the
+ *    best lead for all positions with the same leader, spades_broken and suit lengths per hand
+ *    whose cards, in each suit down to the lowest card whose rank mattered in the search
+ *    ("winning ranks"), lie in the same hands; ranks are relative to the cards still out, so
+ *    positions that differ in which small cards were played or where the irrelevant small cards
+ *    sit share an entry.
+ *  - Bounds at trick starts: the holder of the top k spades takes k tricks; the leader's sure
+ *    tricks (top cards nobody can ruff), also via an entry to the partner's.
+ *  - Moves: one card per run of equivalent cards (adjacent in rank among the cards still out or
+ *    in the trick); ordered by the table's best lead and simple card-play rules (win cheaply,
+ *    second hand low, avoid leads into a ruff or a tenace).
  */
+#ifndef BUCKET
+#define BUCKET 64
+#endif
+#if BUCKET % 8 || BUCKET > 64
+#error "BUCKET must be a multiple of 8, at most 64"
+#endif
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 /* every x86-64 CPU of the last 15 years has POPCNT; PyInit checks it at import */
 #pragma GCC target("popcnt")
@@ -61,9 +74,6 @@ typedef struct {
     uint8_t spec;    /* number of relevant cards (replacement: the most specific goes first) */
 } TTE;
 
-#ifndef BUCKET
-#define BUCKET 64
-#endif
 /* 16-bit tags of the keys first, scanned (two cache lines) before any entry is read */
 typedef struct {
     uint16_t tag[BUCKET];
@@ -98,7 +108,6 @@ static Bucket *tt = NULL;
 static u64 tt_mask = 0; /* number of buckets - 1 */
 static uint32_t tt_gen = 0;
 static int tt_log2 = 13; /* buckets of 64 entries, 48 bytes an entry: 2^13 -> 25 MiB */
-static u64 st_lv[8], st_lvev[8];
 static u64 st_probe = 0, st_hit = 0, st_evict = 0, st_store = 0, st_quick = 0;
 
 static int tt_alloc(void) {
@@ -321,13 +330,15 @@ static inline int beats(int c, int best) {
     return cs == 0;
 }
 
-/* Move-ordering options (bits; 90 measured best on random deals; a history heuristic and
+/* Move-ordering options (bits; 218 measured best on random deals; a history heuristic and
  * killer moves were tried and made the trees larger):
  *   2: a follower whose side is winning the trick but can still be overtaken plays a sure winner
  *   8: the leader avoids a suit an opponent can ruff
  *  16: the leader avoids a suit whose top card sits with the next opponent
- *  64: second hand plays low rather than a winner the fourth hand can beat */
-static int variant = 90;
+ *  64: second hand plays low rather than a winner the fourth hand can beat
+ * 128: a leader who wants another seat to win (to set a nil) leads under that seat's cards
+ * 256: (off) a follower who wants a later seat to win plays low */
+static const int variant = 218;
 
 static void gen_moves(const St *s, Moves *mv, int ttcard) {
     int p = s->to_act;
@@ -383,6 +394,16 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
             } else {
                 if (top) w = -rk;
                 else w = 300 - rk;
+                if (variant & 128) {
+                    /* p wants another seat t to win (a nil to be set): lead under t's cards in a
+                     * suit where t cannot play below the lead */
+                    for (int j = 1; j < 4; j++) {
+                        int t = (p + j) & 3;
+                        if (!((G >> t) & 1)) continue;
+                        u64 ts = s->hand[t] & SUITM[su];
+                        if (ts && lobit(ts) > c) w += 200;
+                    }
+                }
             }
             if (c == ttcard) w = 100000;
             mv->card[n] = c;
@@ -432,6 +453,11 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
                 }
             } else {
                 w = win ? 100 - rk : 500 + rk;
+                if (variant & 256) {
+                    /* a seat p wants to win plays later in this trick: stay low under it */
+                    for (int j = 1; j <= later; j++)
+                        if ((G >> ((p + j) & 3)) & 1) { w = win ? 100 - rk : 500 - rk; break; }
+                }
             }
 
             mv->card[n] = c;
@@ -665,9 +691,8 @@ static int ab(St *s, int target, u64 *wr) {
             }
         }
         st_store++;
-        st_lv[level]++;
         if (!slot) {
-            if ((b->e[vi].key >> GENSHIFT) == tt_gen) { st_evict++; st_lvev[level]++; }
+            if ((b->e[vi].key >> GENSHIFT) == tt_gen) st_evict++;
             slot = b->e + vi;
             b->tag[vi] = gtag;
             b->e[vi].key = gkey;
@@ -702,13 +727,18 @@ static int value(St *s, int lo, int hi, int guess, int linear) {
 
 /* ------------------------------------------------------------------ Python interface */
 
-static int parse_position(PyObject *args, St *s, int *ntricks) {
+static int parse_position(PyObject *args, St *s, int *ntricks, int *cap) {
     unsigned long long h[4];
     PyObject *trick;
     int to_act, broken, allspade, count, maxm;
-    if (!PyArg_ParseTuple(args, "(KKKK)iOppii", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
-                          &allspade, &count, &maxm))
+    *cap = 99;
+    if (!PyArg_ParseTuple(args, "(KKKK)iOppii|i", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
+                          &allspade, &count, &maxm, cap))
         return -1;
+    if (*cap < 0) {
+        PyErr_SetString(PyExc_ValueError, "cap must be >= 0");
+        return -1;
+    }
     memset(s, 0, sizeof(*s));
     if (to_act < 0 || to_act > 3) {
         PyErr_SetString(PyExc_ValueError, "to_act must be a seat 0..3");
@@ -804,19 +834,20 @@ static int last_value[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     St s;
-    int r;
-    if (parse_position(args, &s, &r)) return NULL;
+    int r, cap;
+    if (parse_position(args, &s, &r, &cap)) return NULL;
     if (r == 0) return PyLong_FromLong(0);
-    int v = value(&s, 0, r, last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, last_value[r] >= 0 ? 2 : 0);
-    last_value[r] = v;
+    int hi = r < cap ? r : cap;
+    int v = value(&s, 0, hi, last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, last_value[r] >= 0 ? 2 : 0);
+    if (hi == r) last_value[r] = v;
     total_nodes += s.nodes;
     return PyLong_FromLong(v);
 }
 
 static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     St s;
-    int r;
-    if (parse_position(args, &s, &r)) return NULL;
+    int r, cap;
+    if (parse_position(args, &s, &r, &cap)) return NULL;
     PyObject *out = PyDict_New();
     if (!out || r == 0) return out;
     int p = s.to_act;
@@ -844,7 +875,11 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
         int base = s.won; /* a completed trick already counted */
         int v;
         s.won = 0;
-        v = value(&s, 0, r - (u.tlen == 3 ? 1 : 0), guess - base, linear) + base;
+        {
+            int hi = r - (u.tlen == 3 ? 1 : 0);
+            if (hi > cap - base) hi = cap - base;
+            v = hi <= 0 ? (base < cap ? base : cap) : value(&s, 0, hi, guess - base, linear) + base;
+        }
         s.won = base;
         unplay(&s, c, &u);
         guess = v;
@@ -866,7 +901,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
         }
     }
     total_nodes += s.nodes;
-    if (rootv >= 0) last_value[r] = rootv;
+    if (rootv >= 0 && cap >= r) last_value[r] = rootv;
     return out;
 }
 
@@ -909,7 +944,6 @@ static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_solver", "Double-du
 
 PyMODINIT_FUNC PyInit__solver(void) {
     trace = getenv("PIKI_SOLVER_TRACE") != NULL;
-    if (getenv("PIKI_SOLVER_VARIANT")) variant = atoi(getenv("PIKI_SOLVER_VARIANT"));
 #ifdef NEED_POPCNT_CHECK
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("popcnt")) {

@@ -19,6 +19,7 @@ from .solver import solve, solve_moves
 from .state import HandState
 
 TEAM_MASK = (0b0101, 0b1010)
+NIL_HOPELESS = 1.6  # handeval.nil_risk above which a nil is not searched (it never makes)
 
 
 def seat_mask(seat: int) -> int:
@@ -151,7 +152,7 @@ def bid_samples(
     rng: random.Random | None = None, hide_hand: bool = False,
 ) -> list[BidSample]:
     """Double-dummy outcomes for the bidder over sampled deals."""
-    from .handeval import estimate_tricks
+    from .handeval import estimate_tricks, nil_risk
 
     rng = rng or random.Random(0)
     seat = state._to_act
@@ -165,8 +166,12 @@ def bid_samples(
         common = dict(hands=deal.remaining, to_act=first, trick=[], spades_broken=False,
                       allspade_lead_breaks=state.rules.allspade_lead_breaks)
         team_tricks = solve(**common, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team])
-        nil_takes = solve(**common, count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat))
-        partner_alone = solve(**common, count_seats=seat_mask(partner), maximizer_seats=TEAM_MASK[team])
+        if nil_risk(deal.initial[seat]) <= NIL_HOPELESS:
+            nil_takes = solve(**common, count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat))
+            partner_alone = solve(**common, count_seats=seat_mask(partner),
+                                  maximizer_seats=TEAM_MASK[team])
+        else:  # aces and high spades: nil is out of the question, skip the two searches
+            nil_takes, partner_alone = 1, team_tricks
         pb = state.bids[partner]
         if pb is None:
             pb = max(1, min(13, round(estimate_tricks(deal.initial[partner]))))

@@ -11,7 +11,8 @@ seat ``s``) when the seats in ``maximizer_seats`` play to make it as high as pos
 others as low as possible, every card visible to all.
 
 * team tricks: ``count_seats = maximizer_seats = 0b0101`` (N+S) or ``0b1010`` (E+W);
-* nil defence: ``count_seats = 1 << nil_seat``, ``maximizer_seats`` = the nil bidder's opponents.
+* nil defence: ``count_seats = 1 << nil_seat``, ``maximizer_seats`` = the nil bidder's opponents
+  (add ``cap=1`` when only "is the nil set?" matters: much faster early in a hand).
 
 >>> from advisor.cards import parse_card as c, cards_to_mask as m
 >>> hands = (m([c("AS"), c("2H")]), m([c("KH"), c("3H")]), m([c("QH"), c("4H")]), m([c("5H"), c("6H")]))
@@ -38,8 +39,9 @@ Hands = tuple[int, int, int, int]
 __all__ = ["solve", "solve_moves", "solve_state", "search_stats", "set_table_size"]
 
 
-def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats, maximizer_seats):
-    return (
+def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats, maximizer_seats,
+          cap):
+    args = (
         (int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])),
         int(to_act),
         [(int(s), int(c)) for s, c in trick],
@@ -48,6 +50,7 @@ def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats
         int(count_seats),
         int(maximizer_seats),
     )
+    return args if cap is None else args + (int(cap),)
 
 
 def solve(
@@ -58,15 +61,19 @@ def solve(
     allspade_lead_breaks: bool,
     count_seats: int,
     maximizer_seats: int,
+    cap: int | None = None,
 ) -> int:
     """Tricks the counted seats take from here (the current trick included) under optimal play.
 
     ``trick`` lists (seat, card) of the cards already played to the current trick, in order;
     they must have been played by the seats before ``to_act``. Raises ValueError on an
     inconsistent position (shared cards, wrong hand sizes).
+
+    ``cap``: return ``min(value, cap)``, which is much cheaper when only "at least ``cap``"
+    matters (a nil: ``cap=1`` tells whether the maximizers can make the nil seat take a trick).
     """
     return _solver.solve(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
-                                count_seats, maximizer_seats))
+                                count_seats, maximizer_seats, cap))
 
 
 def solve_moves(
@@ -77,14 +84,16 @@ def solve_moves(
     allspade_lead_breaks: bool,
     count_seats: int,
     maximizer_seats: int,
+    cap: int | None = None,
 ) -> dict[int, int]:
     """``{card: tricks}`` for every legal card of the seat to act (same arguments as :func:`solve`).
 
     ``tricks`` is the value of the position after that card, i.e. what the counted seats take
-    from the current trick on when everybody plays optimally afterwards.
+    from the current trick on when everybody plays optimally afterwards (capped at ``cap`` when
+    given, as in :func:`solve`).
     """
     return _solver.solve_moves(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
-                                      count_seats, maximizer_seats))
+                                      count_seats, maximizer_seats, cap))
 
 
 def _state_args(state):
@@ -97,14 +106,15 @@ def _state_args(state):
             state.rules.allspade_lead_breaks)
 
 
-def solve_state(state, count_seats: int, maximizer_seats: int) -> dict[int, int]:
+def solve_state(state, count_seats: int, maximizer_seats: int,
+                cap: int | None = None) -> dict[int, int]:
     """:func:`solve_moves` on a :class:`~advisor.state.HandState` whose four hands are all known.
 
     The keys are :class:`~advisor.cards.Card` objects.
     """
     from .cards import CARDS
 
-    moves = solve_moves(*_state_args(state), count_seats, maximizer_seats)
+    moves = solve_moves(*_state_args(state), count_seats, maximizer_seats, cap)
     return {CARDS[c]: v for c, v in moves.items()}
 
 

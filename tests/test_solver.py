@@ -120,6 +120,19 @@ def test_against_brute_force(seed):
         assert solve(*pos) == best, pos
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_cap(seed):
+    """With ``cap`` every value is min(value, cap)."""
+    rng = random.Random(100 + seed)
+    for _ in range(60):
+        pos = random_small_position(rng)
+        want = brute_moves(*pos)
+        for cap in (0, 1, 2):
+            assert solve_moves(*pos, cap=cap) == {c: min(v, cap) for c, v in want.items()}, (pos, cap)
+            best = max(want.values()) if pos[6] >> pos[1] & 1 else min(want.values())
+            assert solve(*pos, cap=cap) == min(best, cap), (pos, cap)
+
+
 def test_brute_force_covers_the_cases():
     """The random positions above include each kind of start and mask (guards the generator)."""
     rng = random.Random(0)
