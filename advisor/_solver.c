@@ -589,18 +589,21 @@ static int ab(St *s, int target, u64 *wr) {
                 } else if (r - k < need) { st_quick++; *wr = run; return 0; }
             }
         }
+        /* tricks the leader cashes itself, or the partner after an entry, help the leader's
+         * side when their winner's tricks count for that side */
         int inc = (s->count >> p) & 1, mx = (s->maxm >> p) & 1;
         if (inc == mx) {
             u64 qwr;
             int q = sure_tricks(s, p, -1, &qwr);
             if (inc && q >= need) { st_quick++; *wr = qwr; return 1; }
             if (!inc && r - q < need) { st_quick++; *wr = qwr; return 0; }
-            int pq = (p + 2) & 3;
-            if ((((s->count >> pq) & 1) == inc) && (((s->maxm >> pq) & 1) == mx)) {
-                q = entry_tricks(s, p, &qwr);
-                if (inc && q >= need) { st_quick++; *wr = qwr; return 1; }
-                if (!inc && r - q < need) { st_quick++; *wr = qwr; return 0; }
-            }
+        }
+        int pq = (p + 2) & 3, pinc = (s->count >> pq) & 1;
+        if (((s->maxm >> pq) & 1) == mx && pinc == mx) {
+            u64 qwr;
+            int q = entry_tricks(s, p, &qwr);
+            if (pinc && q >= need) { st_quick++; *wr = qwr; return 1; }
+            if (!pinc && r - q < need) { st_quick++; *wr = qwr; return 0; }
         }
         st_probe++;
         for (int L = MINLEVEL; L <= MAXLEVEL; L++) {

@@ -262,7 +262,7 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
                  hands: dict) -> dict:
     seat = state._to_act
     view = seat_view(state, Seat(seat))
-    analysis = analyse_play(view, time_budget=budget, max_samples=32, min_samples=8, rng=rng)
+    analysis = analyse_play(view, time_budget=budget, max_samples=32, min_samples=4, rng=rng)
     by_card = {int(m.card): m for m in analysis.moves}
     played = by_card[int(card)]
     best = analysis.moves[0]

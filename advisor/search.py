@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .bids import BLIND_NIL, is_nil
 from .cards import Card
+from .handeval import nil_risk
 from .inference import SampledDeal, sample_deals
 from .scoring import score_hand
 from .solver import solve, solve_moves
@@ -85,11 +86,13 @@ def _solver_args(state: HandState, remaining: tuple[int, int, int, int]):
 
 
 def analyse_play(
-    state: HandState, *, time_budget: float = 0.4, max_samples: int = 64, min_samples: int = 6,
+    state: HandState, *, time_budget: float = 0.4, max_samples: int = 64, min_samples: int | None = None,
     rng: random.Random | None = None, deals: list[SampledDeal] | None = None,
 ) -> PlayAnalysis:
     """Value every legal card of the seat to act, from that seat's knowledge."""
     rng = rng or random.Random(0)
+    if min_samples is None:  # a tiny budget still looks at a couple of deals
+        min_samples = max(2, min(6, int(time_budget * 20)))
     seat = state._to_act
     legal = state.legal_cards()
     if legal is None:
@@ -103,11 +106,13 @@ def analyse_play(
     if deals is None:
         deals = sample_deals(state, seat, max_samples, rng)
     done = 0
+    busted = {c: 1 for c in stats}  # a nil holding sure winners: not worth a search
     for deal in deals:
         args = _solver_args(state, deal.remaining)
         team_vals = solve_moves(**args, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team])
         nil_vals = {
             s: solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s))
+            if nil_risk(deal.remaining[s]) <= NIL_HOPELESS else busted
             for s in nils
         }
         for card, st in stats.items():
@@ -148,13 +153,15 @@ class BidSample:
 
 
 def bid_samples(
-    state: HandState, *, time_budget: float = 0.8, max_samples: int = 48, min_samples: int = 6,
+    state: HandState, *, time_budget: float = 0.8, max_samples: int = 48, min_samples: int | None = None,
     rng: random.Random | None = None, hide_hand: bool = False,
 ) -> list[BidSample]:
     """Double-dummy outcomes for the bidder over sampled deals."""
-    from .handeval import estimate_tricks, nil_risk
+    from .handeval import estimate_tricks
 
     rng = rng or random.Random(0)
+    if min_samples is None:
+        min_samples = max(2, min(6, int(time_budget * 10)))
     seat = state._to_act
     team = seat & 1
     partner = (seat + 2) & 3

@@ -8,7 +8,11 @@ already broken (where the two games' rules coincide). Each position is timed as 
 and their ratio ours / DDS.  An extra row times our solver at 13 cards with spades unbroken
 (the real start of a Spades hand; DDS has no such rule).
 
-    python benchmarks/solver.py [--deals 20] [--repeat 3] [--seed 1]
+    python benchmarks/solver.py [--deals 20] [--repeat 3] [--seed 1] [--no-dds] [--nil]
+
+``--nil`` adds nil-defence rows (no DDS equivalent): the weakest hand of each deal is the nil
+(``count_seats`` = it, ``maximizer_seats`` = its opponents), with ``cap=1`` at 13 and 9 cards and
+exact at 9 cards (exact at 13 cards can take minutes on one deal).
 """
 
 from __future__ import annotations
@@ -89,6 +93,16 @@ def ours(hands, leader, broken=True):
     return solve_moves(hands, leader, [], broken, False, team, team)
 
 
+def strength(hand: int) -> int:
+    """Rough playing strength: high cards (J..A) and spades."""
+    return sum(max(0, c % 13 - 8) + 3 * (c < 13) for c in range(52) if hand >> c & 1)
+
+
+def nil_solve(hands, leader, cap):
+    nil = min(range(4), key=lambda s: strength(hands[s]))
+    return solve_moves(hands, leader, [], False, False, 1 << nil, 0b1010 >> (nil & 1), cap=cap)
+
+
 def best_times(fn, positions, repeat: int) -> list[float]:
     best = [float("inf")] * len(positions)
     for _ in range(repeat):
@@ -105,6 +119,7 @@ def main(argv=None) -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-dds", action="store_true")
+    ap.add_argument("--nil", action="store_true", help="add nil-defence rows")
     args = ap.parse_args(argv)
     try:
         import endplay  # noqa: F401
@@ -141,12 +156,23 @@ def main(argv=None) -> None:
                 nodes_unb.append(search_stats()["nodes"] - n0)
             t_unb = best_times(lambda h, l: ours(h, l, False), positions, args.repeat)
             rows.append((13, "unbroken", t_unb, [], nodes_unb))
+    if args.nil:
+        for played, cap in ((0, 1), (4, 1), (4, None)):
+            rng = random.Random(args.seed * 1000 + 500 + played)
+            positions = [random_position(rng, played) for _ in range(args.deals)]
+            nodes = []
+            for hands, leader in positions:
+                n0 = search_stats()["nodes"]
+                nil_solve(hands, leader, cap)
+                nodes.append(search_stats()["nodes"] - n0)
+            t = best_times(lambda h, l: nil_solve(h, l, cap), positions, args.repeat)
+            rows.append((13 - played, f"nil cap={cap}", t, [], nodes))
     ms = lambda xs: f"{1000 * statistics.median(xs):8.2f} {1000 * statistics.mean(xs):8.2f}"  # noqa: E731
     print(f"\n{args.deals} positions per depth, best of {args.repeat}; times in ms (median, mean)")
-    print(f"{'cards':>5} {'spades':>8} | {'ours med':>8} {'mean':>8} | {'DDS med':>8} {'mean':>8} | "
+    print(f"{'cards':>5} {'case':>14} | {'ours med':>8} {'mean':>8} | {'DDS med':>8} {'mean':>8} | "
           f"{'ratio med':>9} {'mean':>6} | {'nodes med':>9} {'mean':>9}")
     for depth, sp, to, td, nodes in rows:
-        line = f"{depth:>5} {sp:>8} | {ms(to)} | "
+        line = f"{depth:>5} {sp:>14} | {ms(to)} | "
         if td:
             line += f"{ms(td)} | {statistics.median(to) / statistics.median(td):9.2f} " \
                     f"{statistics.mean(to) / statistics.mean(td):6.2f} | "

@@ -294,6 +294,33 @@ def test_scan_of_a_real_image(client):
     assert "warnings" in out
 
 
+def test_scan_finds_the_cards_of_a_rendered_table(client):
+    from PIL import Image
+
+    art = ROOT / "datasets" / "artwork" / "raster" / "anglo"
+    if not art.is_dir():
+        pytest.skip("card pictures not available")
+    im = Image.new("RGB", (640, 480), (22, 110, 62))
+    cards = {"AS": (245, 10), "KH": (460, 135), "7D": (245, 262), "TC": (30, 135)}
+    for code, spot in cards.items():
+        pic = Image.open(art / f"{code}.png").convert("RGB")
+        im.paste(pic.resize((150, int(150 * pic.height / pic.width))), spot)
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=85)
+    r = client.post("/v1/scan", files={"image": ("table.jpg", buf.getvalue(), "image/jpeg")})
+    if r.status_code == 503:
+        pytest.skip(assert_error(r, 503, "not available")["detail"])
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert sorted(out["table"]) == sorted(cards) and out["hand"] == []
+    for c in out["cards"]:
+        x1, y1, x2, y2 = c["box"]
+        sx, sy = cards[c["card"]]
+        assert sx - 10 <= x1 < x2 <= sx + 160 and sy - 10 <= y1 < y2 <= sy + 240
+        assert 0 < c["confidence"] <= 1 and c["zone"] == "table"
+    assert out["width"] == 640 and out["height"] == 480
+
+
 # ---------------------------------------------------------------- live games
 def new_game(client, **body) -> dict:
     r = client.post("/v1/games", json={"dealer": "N", **body})

@@ -21,7 +21,7 @@ LINK = 2.6
 MIN_HAND = 5  # more than a trick (4 cards)
 SIZE_RATIO = 1.35
 SECOND_CORNER = (2.0, 16.0)  # distance range, in index sizes, between the two corners of a card
-MIN_CONF = 0.3
+MIN_CONF = 0.5
 UNCERTAIN = 0.6
 MAX_NONE = 0.5
 

@@ -36,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--hours", type=float, default=None,
                     help="time budget for the detector (ultralytics 'time'; overrides --epochs)")
+    ap.add_argument("--finetune-hours", type=float, default=0.3,
+                    help="second detector pass from the first one's weights (0: none)")
     ap.add_argument("--imgsz", type=int, default=320)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
@@ -56,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     generate(synth, args.scenes, args.val_scenes, args.seed)
 
     if not args.skip_detector:
-        from vision.training.detector import export_detector, train_detector
+        from vision.training.detector import export_detector, finetune_detector, train_detector
 
         log("training the corner detector")
         t0 = time.time()
@@ -64,6 +66,11 @@ def main(argv: list[str] | None = None) -> int:
         weights = train_detector(synth / "data.yaml", args.out, args.epochs, args.imgsz, args.batch,
                                  args.threads, **extra)
         log(f"detector trained in {time.time() - t0:.0f} s: {weights}")
+        if args.finetune_hours:
+            t0 = time.time()
+            weights = finetune_detector(weights, synth / "data.yaml", args.out, args.finetune_hours,
+                                        args.imgsz, args.batch, args.threads)
+            log(f"detector fine-tuned in {time.time() - t0:.0f} s: {weights}")
         export_detector(weights, MODELS / "corner_detector.onnx", args.imgsz)
         log(f"exported {MODELS / 'corner_detector.onnx'}")
 

@@ -31,6 +31,23 @@ def offline_ultralytics(config_dir: Path, threads: int) -> None:
     torch.set_num_threads(threads)
 
 
+def _finished(last: Path) -> bool:
+    """ultralytics marks a completed run's last.pt with epoch -1 (optimizer stripped)."""
+    import torch
+
+    return torch.load(last, map_location="cpu", weights_only=False).get("epoch", -1) == -1
+
+
+def _resume(last: Path) -> None:
+    from ultralytics import YOLO
+
+    if _finished(last):
+        print(f"{last.parent.parent.name}: already trained", flush=True)
+        return
+    print(f"resuming from {last}", flush=True)
+    YOLO(str(last)).train(resume=True, workers=0)
+
+
 def train_detector(data_yaml: Path, project: Path, epochs: int, imgsz: int, batch: int,
                    threads: int, fraction: float = 1.0, name: str = "detector", patience: int = 100,
                    **extra):
@@ -39,12 +56,7 @@ def train_detector(data_yaml: Path, project: Path, epochs: int, imgsz: int, batc
 
     last = project / name / "weights" / "last.pt"
     if last.exists():
-        print(f"resuming detector from {last}", flush=True)
-        model = YOLO(str(last))
-        try:
-            model.train(resume=True, workers=0)
-        except AssertionError as exc:  # the run had already finished
-            print(f"nothing to resume: {exc}", flush=True)
+        _resume(last)
     else:
         model = YOLO(str(MODEL_YAML))
         model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=0,
@@ -53,6 +65,27 @@ def train_detector(data_yaml: Path, project: Path, epochs: int, imgsz: int, batc
                     amp=False, cache=True, close_mosaic=max(1, epochs // 5), degrees=10.0,
                     fliplr=0.0, mosaic=1.0, scale=0.5, translate=0.1, hsv_h=0.02, optimizer="AdamW",
                     lr0=0.003, warmup_epochs=1, verbose=True, **extra)
+    best = project / name / "weights" / "best.pt"
+    return best if best.exists() else last
+
+
+def finetune_detector(weights: Path, data_yaml: Path, project: Path, hours: float, imgsz: int, batch: int,
+                      threads: int, name: str = "detector_ft"):
+    """A second, short pass from trained weights at a low learning rate (more epochs for less time
+    than a longer first schedule: the first pass is bounded by its time budget)."""
+    offline_ultralytics(project / "yolocfg", threads)
+    from ultralytics import YOLO
+
+    last = project / name / "weights" / "last.pt"
+    if last.exists():
+        _resume(last)
+    else:
+        YOLO(str(weights)).train(data=str(data_yaml), epochs=100, time=hours, imgsz=imgsz, batch=batch,
+                                 workers=0, device="cpu", project=str(project), name=name, exist_ok=True,
+                                 seed=1, deterministic=True, plots=False, amp=False, cache=True,
+                                 close_mosaic=2, degrees=10.0, fliplr=0.0, mosaic=1.0, scale=0.5,
+                                 translate=0.1, hsv_h=0.02, optimizer="AdamW", lr0=0.0008, lrf=0.05,
+                                 warmup_epochs=0, verbose=True)
     best = project / name / "weights" / "best.pt"
     return best if best.exists() else last
 
