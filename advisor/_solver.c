@@ -137,6 +137,8 @@ typedef struct {
     int to_act, tlen, led, best, bestseat, broken, won;
     int count, maxm, allspade;
     u64 nodes;
+    u64 limit;          /* node budget for the whole call (0: none); past it `aborted` is set */
+    int aborted;
 } St;
 
 /* owner sequence of one suit's remaining cards, highest first, 2 bits a card, left-aligned in 26 bits */
@@ -537,7 +539,11 @@ static inline int run_low(int c, u64 legal, u64 all) {
 /* 1 when the maximising side can make the counted tricks (s->won included) reach target.
  * *wr receives the cards whose ranks the result depends on (DDS's "winning ranks"). */
 static int ab(St *s, int target, u64 *wr) {
-    s->nodes++;
+    if (++s->nodes > s->limit && s->limit) {
+        s->aborted = 1;
+        *wr = 0;
+        return 0;
+    }
     int p = s->to_act;
     int need = 0, ttcard = -1, r = 0;
     u64 lkey = 0, gkey = 0, c01 = 0, c23 = 0;
@@ -635,6 +641,10 @@ static int ab(St *s, int target, u64 *wr) {
         int c = mv.card[i];
         play(s, c, &u);
         int v = ab(s, target, &cw);
+        if (s->aborted) {
+            unplay(s, c, &u);
+            return 0; /* nothing is stored from an unfinished search */
+        }
         if (u.tlen == 3) {
             int w = s->best;
             if (popc((u.trick | (1ULL << c)) & SUITM[w / 13]) > 1) cw |= 1ULL << w;
@@ -720,6 +730,7 @@ static int value(St *s, int lo, int hi, int guess, int linear) {
     while (lo < hi) {
         u64 wr, n0 = s->nodes;
         int ok = ab(s, g, &wr);
+        if (s->aborted) return -1;
         if (trace) fprintf(stderr, "  test %d -> %d  %llu nodes\n", g, ok, (unsigned long long)(s->nodes - n0));
         if (ok) lo = g;
         else hi = g - 1;
@@ -731,12 +742,12 @@ static int value(St *s, int lo, int hi, int guess, int linear) {
 /* ------------------------------------------------------------------ Python interface */
 
 static int parse_position(PyObject *args, St *s, int *ntricks, int *cap) {
-    unsigned long long h[4];
+    unsigned long long h[4], limit = 0;
     PyObject *trick;
     int to_act, broken, allspade, count, maxm;
     *cap = 99;
-    if (!PyArg_ParseTuple(args, "(KKKK)iOppii|i", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
-                          &allspade, &count, &maxm, cap))
+    if (!PyArg_ParseTuple(args, "(KKKK)iOppii|iK", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
+                          &allspade, &count, &maxm, cap, &limit))
         return -1;
     if (*cap < 0) {
         PyErr_SetString(PyExc_ValueError, "cap must be >= 0");
@@ -770,6 +781,7 @@ static int parse_position(PyObject *args, St *s, int *ntricks, int *cap) {
     }
     s->count = count & 15;
     s->maxm = maxm & 15;
+    s->limit = limit;
     s->allspade = allspade;
     s->broken = broken;
     int leader = (to_act - (int)n) & 3;
@@ -842,8 +854,9 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (r == 0) return PyLong_FromLong(0);
     int hi = r < cap ? r : cap;
     int v = value(&s, 0, hi, last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, last_value[r] >= 0 ? 2 : 0);
-    if (hi == r) last_value[r] = v;
     total_nodes += s.nodes;
+    if (s.aborted) Py_RETURN_NONE;
+    if (hi == r) last_value[r] = v;
     return PyLong_FromLong(v);
 }
 
@@ -882,6 +895,11 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
             int hi = r - (u.tlen == 3 ? 1 : 0);
             if (hi > cap - base) hi = cap - base;
             v = hi <= 0 ? (base < cap ? base : cap) : value(&s, 0, hi, guess - base, linear) + base;
+        }
+        if (s.aborted) {
+            total_nodes += s.nodes;
+            Py_DECREF(out);
+            Py_RETURN_NONE;
         }
         s.won = base;
         unplay(&s, c, &u);

@@ -40,7 +40,7 @@ __all__ = ["solve", "solve_moves", "solve_state", "search_stats", "set_table_siz
 
 
 def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats, maximizer_seats,
-          cap):
+          cap, node_limit):
     args = (
         (int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])),
         int(to_act),
@@ -50,6 +50,8 @@ def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats
         int(count_seats),
         int(maximizer_seats),
     )
+    if node_limit:
+        return args + (99 if cap is None else int(cap), int(node_limit))
     return args if cap is None else args + (int(cap),)
 
 
@@ -62,7 +64,8 @@ def solve(
     count_seats: int,
     maximizer_seats: int,
     cap: int | None = None,
-) -> int:
+    node_limit: int | None = None,
+) -> int | None:
     """Tricks the counted seats take from here (the current trick included) under optimal play.
 
     ``trick`` lists (seat, card) of the cards already played to the current trick, in order;
@@ -71,9 +74,12 @@ def solve(
 
     ``cap``: return ``min(value, cap)``, which is much cheaper when only "at least ``cap``"
     matters (a nil: ``cap=1`` tells whether the maximizers can make the nil seat take a trick).
+
+    ``node_limit``: give up after that many search nodes (roughly 10-20 M a second) and return
+    None; the search holds the GIL, so this is the way to bound its time.
     """
     return _solver.solve(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
-                                count_seats, maximizer_seats, cap))
+                                count_seats, maximizer_seats, cap, node_limit))
 
 
 def solve_moves(
@@ -85,15 +91,16 @@ def solve_moves(
     count_seats: int,
     maximizer_seats: int,
     cap: int | None = None,
-) -> dict[int, int]:
+    node_limit: int | None = None,
+) -> dict[int, int] | None:
     """``{card: tricks}`` for every legal card of the seat to act (same arguments as :func:`solve`).
 
     ``tricks`` is the value of the position after that card, i.e. what the counted seats take
     from the current trick on when everybody plays optimally afterwards (capped at ``cap`` when
-    given, as in :func:`solve`).
+    given; None past ``node_limit`` nodes, as in :func:`solve`).
     """
     return _solver.solve_moves(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
-                                      count_seats, maximizer_seats, cap))
+                                      count_seats, maximizer_seats, cap, node_limit))
 
 
 def _state_args(state):
@@ -107,15 +114,15 @@ def _state_args(state):
 
 
 def solve_state(state, count_seats: int, maximizer_seats: int,
-                cap: int | None = None) -> dict[int, int]:
+                cap: int | None = None, node_limit: int | None = None) -> dict[int, int] | None:
     """:func:`solve_moves` on a :class:`~advisor.state.HandState` whose four hands are all known.
 
     The keys are :class:`~advisor.cards.Card` objects.
     """
     from .cards import CARDS
 
-    moves = solve_moves(*_state_args(state), count_seats, maximizer_seats, cap)
-    return {CARDS[c]: v for c, v in moves.items()}
+    moves = solve_moves(*_state_args(state), count_seats, maximizer_seats, cap, node_limit)
+    return None if moves is None else {CARDS[c]: v for c, v in moves.items()}
 
 
 def search_stats() -> dict:

@@ -12,7 +12,8 @@ and their ratio ours / DDS.  An extra row times our solver at 13 cards with spad
 
 ``--nil`` adds nil-defence rows (no DDS equivalent): the weakest hand of each deal is the nil
 (``count_seats`` = it, ``maximizer_seats`` = its opponents), with ``cap=1`` at 13 and 9 cards and
-exact at 9 cards (exact at 13 cards can take minutes on one deal).
+exact at 9 cards (exact at 13 cards can take minutes on one deal), one run each, stopped at
+``NIL_NODE_LIMIT`` nodes.
 """
 
 from __future__ import annotations
@@ -98,9 +99,13 @@ def strength(hand: int) -> int:
     return sum(max(0, c % 13 - 8) + 3 * (c < 13) for c in range(52) if hand >> c & 1)
 
 
+NIL_NODE_LIMIT = 50_000_000  # a few seconds: some 13-card nils take minutes without it
+
+
 def nil_solve(hands, leader, cap):
     nil = min(range(4), key=lambda s: strength(hands[s]))
-    return solve_moves(hands, leader, [], False, False, 1 << nil, 0b1010 >> (nil & 1), cap=cap)
+    return solve_moves(hands, leader, [], False, False, 1 << nil, 0b1010 >> (nil & 1), cap=cap,
+                       node_limit=NIL_NODE_LIMIT)
 
 
 def best_times(fn, positions, repeat: int) -> list[float]:
@@ -160,13 +165,16 @@ def main(argv=None) -> None:
         for played, cap in ((0, 1), (4, 1), (4, None)):
             rng = random.Random(args.seed * 1000 + 500 + played)
             positions = [random_position(rng, played) for _ in range(args.deals)]
-            nodes = []
+            nodes, gave_up = [], 0
             for hands, leader in positions:
                 n0 = search_stats()["nodes"]
-                nil_solve(hands, leader, cap)
+                gave_up += nil_solve(hands, leader, cap) is None
                 nodes.append(search_stats()["nodes"] - n0)
-            t = best_times(lambda h, l: nil_solve(h, l, cap), positions, args.repeat)
+            t = best_times(lambda h, l: nil_solve(h, l, cap), positions, 1)
             rows.append((13 - played, f"nil cap={cap}", t, [], nodes))
+            if gave_up:
+                print(f"nil, {13 - played} cards, cap={cap}: {gave_up} of {len(positions)} positions "
+                      f"stopped at the node limit {NIL_NODE_LIMIT:,} (their time is the time to give up)")
     ms = lambda xs: f"{1000 * statistics.median(xs):8.2f} {1000 * statistics.mean(xs):8.2f}"  # noqa: E731
     print(f"\n{args.deals} positions per depth, best of {args.repeat}; times in ms (median, mean)")
     print(f"{'cards':>5} {'case':>14} | {'ours med':>8} {'mean':>8} | {'DDS med':>8} {'mean':>8} | "

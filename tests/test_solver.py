@@ -133,6 +133,20 @@ def test_cap(seed):
             assert solve(*pos, cap=cap) == min(best, cap), (pos, cap)
 
 
+def test_node_limit():
+    """Past ``node_limit`` the answer is None, and an aborted search leaves nothing wrong behind."""
+    rng = random.Random(5)
+    hands, to_act, trick = _random_deal_position(rng, 0, 0)
+    args = (hands, to_act, trick, False, False, 0b0101, 0b0101)
+    assert solve(*args, node_limit=50) is None
+    assert solve_moves(*args, node_limit=50) is None
+    rng = random.Random(6)
+    for _ in range(40):
+        pos = random_small_position(rng)
+        solve_moves(*pos, node_limit=3)  # aborts (or not) half way
+        assert solve_moves(*pos, node_limit=10 ** 9) == brute_moves(*pos)
+
+
 def test_brute_force_covers_the_cases():
     """The random positions above include each kind of start and mask (guards the generator)."""
     rng = random.Random(0)
@@ -226,7 +240,7 @@ def _random_deal_position(rng: random.Random, tricks_played: int, extra: int):
 
 
 def test_against_dds():
-    endplay = pytest.importorskip("endplay", reason="endplay (Bo Haglund's DDS) is not installed: "
+    pytest.importorskip("endplay", reason="endplay (Bo Haglund's DDS) is not installed: "
                                   "pip install endplay to compare the solver with DDS")
     from endplay.dds import solve_board
     from endplay.types import Deal, Denom, Player
@@ -249,7 +263,6 @@ def test_against_dds():
         team = 0b0101 << (to_act & 1)
         got = solve_moves(hands, to_act, trick, True, False, team, team)
         assert got == want, (_pbn(full), leader, trick)
-        assert endplay is not None
 
 
 # ---------------------------------------------------------------- HandState and errors
@@ -281,7 +294,7 @@ def test_errors():
     with pytest.raises(ValueError):
         solve(hands, 1, [(2, parse_card("2H"))], True, False, 5, 5)  # wrong seat in the trick
     with pytest.raises(ValueError):
-        solve(hands, 0, [], True, False, 5, 5) if False else solve(hands, 4, [], True, False, 5, 5)
+        solve(hands, 4, [], True, False, 5, 5)  # no seat 4
     assert solve((0, 0, 0, 0), 0, [], True, False, 5, 5) == 0
     assert solve_moves((0, 0, 0, 0), 0, [], True, False, 5, 5) == {}
     assert solve(hands, 0, [], True, False, 0b0101, 0b0101) == 1

@@ -177,3 +177,46 @@ def test_cli_json_lines_and_bad_image(tmp_path, capsys, held_out_scene):
     assert captured.out == ""
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and "bad.jpg" in err[0] and "Traceback" not in captured.err
+
+
+def test_assemble_with_true_corners_lists_each_card_once_with_zones():
+    """Perfect corner readings in: every card out exactly once, both corners merged, zones mostly right."""
+    from vision.assemble import build_result
+    from vision.labels import RANK_CLASSES, SUIT_CLASSES
+
+    right = total = 0
+    for k in range(20):
+        _, corners = render_scene(960_000 + k, list(HELD_OUT))
+        boxes = np.array([c.box for c in corners], np.float32).reshape(-1, 4)
+        rank_p = np.zeros((len(corners), len(RANK_CLASSES)), np.float32)
+        suit_p = np.zeros((len(corners), len(SUIT_CLASSES)), np.float32)
+        for i, c in enumerate(corners):
+            rank_p[i, RANK_CLASSES.index(c.card[0])] = 1.0
+            suit_p[i, SUIT_CLASSES.index(c.card[1])] = 1.0
+        result = build_result(boxes, np.ones(len(corners), np.float32), rank_p, suit_p)
+        truth = {c.card: c.zone for c in corners}
+        found = [c["card"] for c in result["cards"]]
+        assert sorted(found) == sorted(truth)
+        for c in result["cards"]:
+            total += 1
+            right += c["zone"] == truth[c["card"]]
+    assert right / total >= 0.8
+
+
+def test_assemble_drops_duplicates_far_apart_and_not_an_index():
+    from vision.assemble import build_result
+
+    boxes = np.array([[10, 10, 30, 50], [900, 700, 920, 740], [200, 10, 220, 50]], np.float32)
+    rank_p = np.zeros((3, 14), np.float32)
+    suit_p = np.zeros((3, 4), np.float32)
+    rank_p[0, 12] = rank_p[1, 12] = 1.0  # both read "A"...
+    suit_p[0, 0] = 1.0  # ...of spades, and the second one is much more than a card length away
+    suit_p[1, 0] = 1.0
+    rank_p[1, 12] = 0.6
+    rank_p[1, 11] = 0.4  # second choice: K
+    rank_p[2, 13] = 0.9  # "not an index"
+    rank_p[2, 0] = 0.1
+    suit_p[2, 1] = 1.0
+    result = build_result(boxes, np.ones(3, np.float32), rank_p, suit_p, min_conf=0.3)
+    assert sorted(result["hand"] + result["table"]) == ["AS", "KS"]
+    assert [c["card"] for c in result["cards"]].count("AS") == 1

@@ -1,8 +1,8 @@
 """Train the card detector end to end and export it to models/.
 
     python -m vision.train [--out runs/vision] [--scenes 4000] [--val-scenes 300]
-                           [--epochs 30] [--hours 1.1] [--imgsz 320] [--threads 2]
-                           [--classifier-epochs 8] [--skip-detector] [--skip-classifier]
+                           [--epochs 30] [--hours 1.25] [--finetune-hours 0.3] [--imgsz 320] [--threads 2]
+                           [--classifier-epochs 8] [--finetune-epochs 3] [--skip-detector] [--skip-classifier]
 
 Steps, each resumable (run the same command again after an interruption):
  1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--val-scenes", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--hours", type=float, default=None,
+    ap.add_argument("--hours", type=float, default=1.25,
                     help="time budget for the detector (ultralytics 'time'; overrides --epochs)")
     ap.add_argument("--finetune-hours", type=float, default=0.3,
                     help="second detector pass from the first one's weights (0: none)")
