@@ -9,6 +9,7 @@ from typing import Any
 
 from .bids import BLIND_NIL, bid_to_json, is_nil
 from .cards import Card, Seat, mask_to_cards, parse_seat
+from . import blind_nil
 from .explain import join, say
 from .record import HandRecord, completed_hands, replay
 from .search import (
@@ -35,17 +36,6 @@ def _bid_table(state: HandState, samples: list[BidSample]) -> list[dict[str, Any
     return rows
 
 
-def _look_points(state: HandState, samples: list[BidSample]) -> float:
-    """Expected points of looking at the cards and then bidding them (a trick count per hand)."""
-    from .handeval import estimate_tricks
-
-    total = 0.0
-    for s in samples:
-        own = max(1, min(13, round(estimate_tricks(s.own_hand))))
-        total += bid_points(state, own, s)
-    return total / len(samples)
-
-
 def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int | None = None,
                 lang: str = "en") -> dict[str, Any]:
     if state.phase is not Phase.BIDDING:
@@ -61,20 +51,13 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
     blind_p = None
     take_blind = False
     if BLIND_NIL in state.legal_bids():
-        # Judged on random hands for the bidder: the rules forbid looking first.
-        blind = bid_samples(state, time_budget=budget / 2, rng=rng, hide_hand=True)
-        budget /= 2
-        blind_points = sum(bid_points(state, BLIND_NIL, s) for s in blind) / len(blind)
-        blind_p = sum(s.nil_ok for s in blind) / len(blind)
-        look = _look_points(state, blind)
-        behind = state.points_before[1 - team] - state.points_before[team]
-        opponents_close = state.points_before[1 - team] >= state.rules.win_at - 150
-        # Far behind, a steady bid cannot catch up in time: the gamble is worth some points.
-        urgency = 40 if opponents_close or behind >= 300 else 0
-        take_blind = blind_points + urgency >= look
+        # From the score alone (the rules forbid looking first), with measured odds.
+        verdict = blind_nil.advise(state.rules, team, state.points_before)
+        blind_p = verdict.success
+        take_blind = verdict.take
         reasons.append(("blind_nil_yes" if take_blind else "blind_nil_no",
-                        {"behind": behind, "pct": 100 * blind_p}))
-        rows.append({"bid": "blind_nil", "expected_points": round(blind_points, 1)})
+                        {"behind": verdict.behind, "pct": 100 * blind_p}))
+        rows.append({"bid": "blind_nil", "expected_points": round(verdict.expected_points, 1)})
     samples = bid_samples(state, time_budget=budget, rng=rng, hide_hand=not looked)
     rows += _bid_table(state, samples)
     rows.sort(key=lambda r: -r["expected_points"])

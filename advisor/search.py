@@ -20,6 +20,8 @@ from .solver import solve, solve_moves
 from .state import HandState
 
 TEAM_MASK = (0b0101, 0b1010)
+# Search nodes one solve may use (about 0.1-0.3 s here); a deal that needs more is skipped.
+NODE_LIMIT = 1_500_000
 NIL_HOPELESS = 1.6  # handeval.nil_risk above which a nil is not searched (it never makes)
 
 
@@ -56,6 +58,12 @@ def final_tricks(state: HandState, ns_more: int, nil_more: dict[int, int]) -> tu
             target = next((s for s in seats if s not in nil_more), seats[0])
         tricks[target] += team_more
     return tuple(tricks)
+
+
+def _out_of_time(start: float, budget: float, done: int, min_samples: int) -> bool:
+    """Stop at the budget once ``min_samples`` deals are in, and at 4× the budget after one."""
+    elapsed = time.perf_counter() - start
+    return (done >= min_samples and elapsed > budget) or (done >= 1 and elapsed > 4 * budget)
 
 
 @dataclass
@@ -107,14 +115,23 @@ def analyse_play(
         deals = sample_deals(state, seat, max_samples, rng)
     done = 0
     busted = {c: 1 for c in stats}  # a nil holding sure winners: not worth a search
-    for deal in deals:
+    for i, deal in enumerate(deals):
+        if _out_of_time(start, time_budget, done, min_samples):
+            break
+        # The last deal is searched without a limit when every earlier one was too hard.
+        limit = NODE_LIMIT if done or i < len(deals) - 1 else None
         args = _solver_args(state, deal.remaining)
-        team_vals = solve_moves(**args, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team])
-        nil_vals = {
-            s: solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s))
-            if nil_risk(deal.remaining[s]) <= NIL_HOPELESS else busted
-            for s in nils
-        }
+        team_vals = solve_moves(**args, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
+                                node_limit=limit)
+        if team_vals is None:  # a pathological deal: leave it out rather than stall
+            continue
+        nil_vals = {}
+        for s in nils:
+            v = None
+            if nil_risk(deal.remaining[s]) <= NIL_HOPELESS:
+                v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
+                                cap=1, node_limit=NODE_LIMIT)
+            nil_vals[s] = busted if v is None else v
         for card, st in stats.items():
             ours = team_vals[card]
             ns_more = ours if team == 0 else (13 - len(state.plays) // 4) - ours
@@ -129,8 +146,6 @@ def analyse_play(
             for s, v in nil_more.items():
                 st.nil_ok[s] = st.nil_ok.get(s, 0.0) + (v == 0)
         done += 1
-        if done >= min_samples and time.perf_counter() - start > time_budget:
-            break
     for st in stats.values():
         st.samples = done
         if done:
@@ -169,22 +184,31 @@ def bid_samples(
     deals = sample_deals(state, seat, max_samples, rng, hide_observer=hide_hand)
     first = int(state.first)
     out: list[BidSample] = []
-    for deal in deals:
+    for i, deal in enumerate(deals):
+        if _out_of_time(start, time_budget, len(out), min_samples):
+            break
+        limit = NODE_LIMIT if out or i < len(deals) - 1 else None
         common = dict(hands=deal.remaining, to_act=first, trick=[], spades_broken=False,
                       allspade_lead_breaks=state.rules.allspade_lead_breaks)
-        team_tricks = solve(**common, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team])
+        team_tricks = solve(**common, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
+                            node_limit=limit)
+        if team_tricks is None:  # a pathological deal: leave it out rather than stall
+            continue
+        nil_takes, partner_alone = 1, team_tricks
         if nil_risk(deal.initial[seat]) <= NIL_HOPELESS:
-            nil_takes = solve(**common, count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat))
-            partner_alone = solve(**common, count_seats=seat_mask(partner),
-                                  maximizer_seats=TEAM_MASK[team])
-        else:  # aces and high spades: nil is out of the question, skip the two searches
-            nil_takes, partner_alone = 1, team_tricks
+            # Only "does the nil take a trick?" matters: a capped search answers it cheaply.
+            nil = solve(**common, count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat),
+                        cap=1, node_limit=NODE_LIMIT)
+            nil_takes = 1 if nil is None else nil
+            if nil_takes == 0:
+                alone = solve(**common, count_seats=seat_mask(partner), maximizer_seats=TEAM_MASK[team],
+                              node_limit=NODE_LIMIT)
+                partner_alone = team_tricks if alone is None else alone
+        # else: aces and high spades, nil is out of the question
         pb = state.bids[partner]
         if pb is None:
             pb = max(1, min(13, round(estimate_tricks(deal.initial[partner]))))
         out.append(BidSample(team_tricks, nil_takes == 0, partner_alone, pb, deal.initial[seat]))
-        if len(out) >= min_samples and time.perf_counter() - start > time_budget:
-            break
     return out
 
 
