@@ -56,7 +56,8 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         blind_p = verdict.success
         take_blind = verdict.take
         reasons.append(("blind_nil_yes" if take_blind else "blind_nil_no",
-                        {"behind": verdict.behind, "pct": 100 * blind_p}))
+                        {"behind": verdict.behind, "pct": 100 * blind_p,
+                         "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))
         rows.append({"bid": "blind_nil", "expected_points": round(verdict.expected_points, 1)})
     samples = bid_samples(state, time_budget=budget, rng=rng, hide_hand=not looked)
     rows += _bid_table(state, samples)

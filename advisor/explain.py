@@ -34,10 +34,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
         "nil_best": "Your hand is weak enough for nil: it makes {pct:.0f}% of the time.",
         "partner_nil": "Partner bid nil, so your bid must carry the team: don't bid nil too.",
-        "blind_nil_yes": "Blind nil: yes. Your team trails by {behind}; it makes about {pct:.0f}% of the"
-                         " time — a gamble worth taking this far behind. Decide before you look at your cards.",
-        "blind_nil_no": "Blind nil is allowed (trailing by {behind}) but not advised: it makes only about"
-                        " {pct:.0f}% of the time.",
+        "blind_nil_yes": "Blind nil: yes. Your team trails by {behind}; blind nil makes only about"
+                         " {pct:.0f}% of the time, but it raises your chance to win the game from"
+                         " {look:.0f}% to {blind:.0f}%. Decide before you look at your cards.",
+        "blind_nil_no": "Blind nil is allowed (trailing by {behind}) but not advised: it makes about"
+                        " {pct:.0f}% of the time, and your chance to win the game would be {blind:.0f}%"
+                        " instead of {look:.0f}%.",
         "blind_nil_decide": "Decide on blind nil before looking at your cards.",
         "review_summary": "{seat_text}: {mistakes} costly decision(s), {lost:.0f} points lost in all"
                           " (about {tricks:.1f} tricks).",
@@ -69,11 +71,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "nil_chance": "Nil udałby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",
         "nil_best": "Twoja ręka jest dość słaba na nil: udaje się w {pct:.0f}% przypadków.",
         "partner_nil": "Partner zgłosił nil, więc twoja odzywka musi nieść parę: nie licytuj też nil.",
-        "blind_nil_yes": "Ślepy nil: tak. Twoja para przegrywa o {behind}; udaje się w ok. {pct:.0f}%"
-                         " przypadków — przy takiej stracie warto zaryzykować. Zdecyduj, zanim spojrzysz"
-                         " w karty.",
-        "blind_nil_no": "Ślepy nil jest dozwolony (strata {behind}), ale niezalecany: udaje się tylko w ok."
-                        " {pct:.0f}% przypadków.",
+        "blind_nil_yes": "Ślepy nil: tak. Twoja para przegrywa o {behind}; ślepy nil udaje się tylko w ok."
+                         " {pct:.0f}% przypadków, ale podnosi szansę na wygranie gry z {look:.0f}% do"
+                         " {blind:.0f}%. Zdecyduj, zanim spojrzysz w karty.",
+        "blind_nil_no": "Ślepy nil jest dozwolony (strata {behind}), ale niezalecany: udaje się w ok."
+                        " {pct:.0f}% przypadków, a szansa na wygranie gry wyniosłaby {blind:.0f}% zamiast"
+                        " {look:.0f}%.",
         "blind_nil_decide": "O ślepym nilu zdecyduj, zanim spojrzysz w karty.",
         "review_summary": "{seat_text}: kosztownych decyzji: {mistakes}, razem stracono {lost:.0f} pkt"
                           " (ok. {tricks:.1f} lew).",

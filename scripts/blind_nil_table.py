@@ -1,58 +1,71 @@
 """Measure the blind-nil figures that the bid advice uses (``advisor/blind_nil.py``).
 
-    python scripts/blind_nil_table.py [--deals 400] [--seed 7]
+    python scripts/blind_nil_table.py [--deals 4000] [--seed 7]
 
-Random deals, N the blind-nil bidder (N deals and leads, ``piki``), S its partner. For each deal:
-does N take no trick against the best defence while S covers (double dummy, capped search), and
-how many tricks S takes alone; S bids its hand by the trick-count estimate. Also the points of
-looking instead: N and S each bid their estimate. Prints the figures as Python constants.
+Random deals played out by the heuristic bot at all four seats, each seat deciding from its own
+view (so the defenders do not see the nil's cards, as at a real table). N–S trail by 200, so N
+may bid blind nil. Each deal is played twice: once with N bidding blind nil (the others bid as
+the bot does), once with N looking and bidding as the bot does. Prints the figures as Python
+constants for ``advisor/blind_nil.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 
-from advisor.cards import Seat, cards_to_mask
-from advisor.handeval import estimate_tricks
+from advisor.bids import BLIND_NIL
+from advisor.bots import get_bot
+from advisor.cards import Seat
 from advisor.rules import Rules
-from advisor.scoring import score_hand
-from advisor.solver import solve
-from advisor.state import deal
+from advisor.state import HandState, deal
+from advisor.view import seat_view
+
+
+def play(rules: Rules, hands, blind: bool, bot) -> HandState:
+    st = HandState(rules, Seat.N, hands, points_before=(0, 200))
+    views = {s: seat_view(st, s) for s in Seat}
+    while not st.is_done:
+        seat = st.to_act
+        if blind and st.phase.value == "bidding" and seat == Seat.N:
+            action = BLIND_NIL
+        else:
+            action = bot.act(views[seat])
+        st.apply(action)
+        for v in views.values():
+            v.apply(action)
+    return st
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--deals", type=int, default=400)
+    ap.add_argument("--deals", type=int, default=4000)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     rng = random.Random(args.seed)
     rules = Rules()
+    bot = get_bot("heuristic")
     made = 0
-    blind_points = 0.0
-    look_points = 0.0
-    n = 0
+    blind_points: list[float] = []
+    partner_points: list[float] = []
+    look_points: list[float] = []
     for _ in range(args.deals):
-        h = deal(rng)
-        hands = tuple(cards_to_mask(h[Seat(s)]) for s in range(4))
-        common = dict(hands=hands, to_act=0, trick=[], spades_broken=False, allspade_lead_breaks=False)
-        nil = solve(**common, count_seats=0b0001, maximizer_seats=0b1010, cap=1, node_limit=20_000_000)
-        alone = solve(**common, count_seats=0b0100, maximizer_seats=0b0101, node_limit=20_000_000)
-        team = solve(**common, count_seats=0b0101, maximizer_seats=0b0101, node_limit=20_000_000)
-        if nil is None or alone is None or team is None:
-            continue
-        n += 1
-        made += nil == 0
-        s_bid = max(1, min(13, round(estimate_tricks(hands[2]))))
-        n_bid = max(1, min(13, round(estimate_tricks(hands[0]))))
-        blind = score_hand(rules, (-1, 3, s_bid, 3), (0 if nil == 0 else 1, 3, alone, 3))[0]
-        look = score_hand(rules, (n_bid, 3, s_bid, 3), (team, 3, 0, 3))[0]
-        blind_points += blind.hand_points
-        look_points += look.hand_points
-    print(f"# {n} deals, seed {args.seed}")
+        hands = deal(rng)
+        b = play(rules, hands, True, bot).score()[0]
+        made += b.nils[0].made
+        blind_points.append(b.hand_points)
+        partner_points.append(b.hand_points - sum(n.points for n in b.nils))
+        look_points.append(play(rules, hands, False, bot).score()[0].hand_points)
+    n = args.deals
+    print(f"# scripts/blind_nil_table.py --deals {n} --seed {args.seed}")
+    print(f"DEALS = {n}")
     print(f"SUCCESS = {made / n:.3f}")
-    print(f"BLIND_POINTS = {blind_points / n:.1f}  # team hand points with blind nil ±200")
-    print(f"LOOK_POINTS = {look_points / n:.1f}  # team hand points when both partners bid their hands")
+    print(f"BLIND_POINTS = {statistics.fmean(blind_points):.1f}")
+    print(f"PARTNER_POINTS = {statistics.fmean(partner_points):.1f}")
+    print(f"PARTNER_SD = {statistics.pstdev(partner_points):.1f}")
+    print(f"LOOK_POINTS = {statistics.fmean(look_points):.1f}")
+    print(f"LOOK_SD = {statistics.pstdev(look_points):.1f}")
 
 
 if __name__ == "__main__":

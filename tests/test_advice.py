@@ -124,6 +124,21 @@ def test_blind_nil_only_when_trailing_enough():
     assert any(c["bid"] == "blind_nil" for c in a["candidates"])
 
 
+def test_blind_nil_advised_only_when_the_game_needs_the_gamble():
+    def advice(ns, ew):
+        rec = HandRecord.from_json({"dealer": "N", "score_before": {"NS": ns, "EW": ew}, "bids": {}, "plays": []})
+        return bid_json(rec, time_budget=0.2, seed=1)
+
+    # Opponents at 490 win next hand unless something big happens: the swing is worth it.
+    desperate = advice(290, 490)
+    assert desperate["bid"] == "blind_nil", desperate
+    assert "Blind nil: yes" in desperate["explanation"]
+    # Trailing by 200 early in the game: the odds (about one in four) are not worth it.
+    early = advice(100, 300)
+    assert early["bid"] != "blind_nil"
+    assert "not advised" in early["explanation"]
+
+
 def test_choose_action_is_legal_for_views_of_both_presets():
     for seed in range(4):
         for preset in ("piki", "pagat"):

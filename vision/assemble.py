@@ -22,7 +22,7 @@ LINK = 3.2
 MIN_HAND = 4
 SIZE_RATIO = 1.35
 SECOND_CORNER = (2.0, 16.0)  # distance range, in index sizes, between the two corners of a card
-MIN_CONF = 0.5
+MIN_CONF = 0.55
 UNCERTAIN = 0.6
 MAX_NONE = 0.5
 

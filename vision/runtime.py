@@ -25,6 +25,8 @@ def session(path: str | Path):
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = int(os.environ.get("PIKI_VISION_THREADS", "2"))
             opts.inter_op_num_threads = 1
+            # no busy-waiting between runs: the machine is shared with the web server and others
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             _sessions[key] = ort.InferenceSession(key, opts, providers=["CPUExecutionProvider"])
         return _sessions[key]
