@@ -314,12 +314,16 @@ class DoubleDummy:
         self.rules = rules
         self.cache: dict[tuple[int, int], int] = {}
 
-    def __call__(self, state: HandState, deal_set: int, hand: int) -> int:
+    # A rare deal needs minutes of search; it is left out of the bid error instead.
+    NODE_LIMIT = 60_000_000
+
+    def __call__(self, state: HandState, deal_set: int, hand: int) -> int | None:
         key = (deal_set, hand)
         if key not in self.cache:
             hands = tuple(state.known[s] for s in SEATS)
             self.cache[key] = self.solve(hands, int(state.first), [], False,
-                                         self.rules.allspade_lead_breaks, 0b0101, 0b0101)
+                                         self.rules.allspade_lead_breaks, 0b0101, 0b0101,
+                                         node_limit=self.NODE_LIMIT)
         return self.cache[key]
 
 
