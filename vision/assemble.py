@@ -20,6 +20,8 @@ from .labels import RANK_CLASSES, SUIT_CLASSES
 CODES = [r + s for r in RANK_CLASSES[:-1] for s in SUIT_CLASSES]  # row-major over (rank, suit)
 LINK = 3.2
 MIN_HAND = 4
+# A group where at least this share of cards shows both corners is loose cards, not a fan.
+BOTH_CORNERS_TABLE = 0.75
 SIZE_RATIO = 1.35
 SECOND_CORNER = (2.0, 16.0)  # distance range, in index sizes, between the two corners of a card
 MIN_CONF = 0.55
@@ -107,7 +109,9 @@ def assign_zones(boxes, cards: list[Card]) -> None:
         groups.setdefault(find(j), set()).add(owner[j])
     hand = set()
     for members in groups.values():
-        if len(members) >= MIN_HAND:
+        # Cards lying apart show both corner indices; a fan hides all but one of each card's.
+        both = sum(1 for ci in members if len(cards[ci].corners) >= 2)
+        if len(members) >= MIN_HAND and both < BOTH_CORNERS_TABLE * len(members):
             hand |= members
     for ci, card in enumerate(cards):
         card.zone = "hand" if ci in hand else "table"
