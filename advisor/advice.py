@@ -8,15 +8,15 @@ import random
 from typing import Any
 
 from .bids import BLIND_NIL, bid_to_json, is_nil
-from .cards import Card, Seat, mask_to_cards, parse_seat
+from .cards import Card, Seat, parse_seat
 from . import blind_nil
 from .explain import join, say
 from .record import HandRecord, completed_hands, replay
 from .search import (
-    BidSample, analyse_play, bid_points, bid_samples, candidate_bids, live_nils,
+    BidSample, analyse_play, bid_points, bid_samples, candidate_bids,
 )
 from .inference import SampledDeal
-from .state import HandState, IllegalEvent, Phase
+from .state import HandState, Phase
 from .view import seat_view
 
 DEFAULT_PLAY_BUDGET = 0.35
@@ -108,10 +108,8 @@ def _bag_reason(state: HandState, team: int, reasons: list) -> None:
 # --------------------------------------------------------------------- play
 def analyse_play_json(state: HandState, *, time_budget: float | None = None, seed: int | None = None,
                       lang: str = "en") -> dict[str, Any]:
-    if state.phase is not Phase.PLAY:
-        raise ValueError(f"not in the play (phase: {state.phase.value})")
     seat = state._to_act
-    view = seat_view(state, Seat(seat)) if not _only_own_hand(state, seat) else state
+    view = own_view(state)
     if not view.complete[seat]:
         raise ValueError(f"{'NESW'[seat]}'s hand is not known: list its cards in 'hands'")
     budget = DEFAULT_PLAY_BUDGET if time_budget is None else time_budget
@@ -119,7 +117,6 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
     moves = analysis.moves
     best = moves[0]
     reasons: list[tuple[str, dict]] = []
-    team = seat & 1
     if len(moves) == 1:
         reasons.append(("only_card", {"card": str(best.card)}))
     else:
@@ -158,8 +155,12 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
     }
 
 
-def _only_own_hand(state: HandState, seat: int) -> bool:
-    return all(state.known[s] == 0 for s in range(4) if s != seat)
+def own_view(state: HandState) -> HandState:
+    """``state`` as the seat to act sees it: other seats' cards hidden (a copy only if needed)."""
+    seat = state._to_act
+    if all(state.known[s] == 0 for s in range(4) if s != seat):
+        return state
+    return seat_view(state, Seat(seat))
 
 
 def _contract_reasons(state: HandState, seat: int, reasons: list) -> None:
@@ -272,11 +273,7 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
 # --------------------------------------------------------------------- entry points
 def bid_json(record: HandRecord, *, time_budget: float | None = None, seed: int | None = None,
              lang: str = "en") -> dict[str, Any]:
-    state = replay(record)
-    if state.phase is not Phase.BIDDING:
-        raise ValueError(f"the bidding is over (phase: {state.phase.value}); use play advice")
-    view = state if _only_own_hand(state, state._to_act) else seat_view(state, Seat(state._to_act))
-    return analyse_bid(view, time_budget=time_budget, seed=seed, lang=lang)
+    return analyse_bid(own_view(replay(record)), time_budget=time_budget, seed=seed, lang=lang)
 
 
 def play_json(record: HandRecord, *, time_budget: float | None = None, seed: int | None = None,
@@ -302,4 +299,4 @@ def choose_action(view: HandState, *, time_budget: float | None = None, seed: in
     return analysis.moves[0].card
 
 
-__all__ = ["bid_json", "play_json", "review_json", "choose_action", "IllegalEvent", "mask_to_cards"]
+__all__ = ["bid_json", "play_json", "review_json", "choose_action"]

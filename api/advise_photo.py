@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
-from advisor.bids import BidParseError, parse_bid
+from advisor.bids import BidParseError, bid_to_json, parse_bid
 from advisor.cards import parse_seat
-from advisor.record import HandRecord, RecordError
+from advisor.record import HandRecord, RecordError, replay
 from advisor.state import IllegalEvent
 
 
@@ -44,7 +44,7 @@ def run_advise(args: argparse.Namespace) -> int:
         dealer = parse_seat(args.dealer) if args.dealer else seat
         bids = {}
         for k, v in _pairs(args.bids, "bids").items():
-            bids[parse_seat(k).name] = "blind_nil" if parse_bid(v) < 0 else parse_bid(v)
+            bids[parse_seat(k).name] = bid_to_json(parse_bid(v))
         score = _numbers(args.score, "score")
         bags = _numbers(args.bags, "bags")
         scan = scan_image(args.image)
@@ -64,8 +64,6 @@ def run_advise(args: argparse.Namespace) -> int:
             "rules": args.rules, "dealer": dealer.name, "score_before": score, "bags_before": bags,
             "hands": {seat.name: hand[:13]}, "bids": bids, "plays": [],
         })
-        from advisor.record import replay
-
         state = replay(record)
         if state.to_act != seat:
             raise ValueError(f"it is {state.to_act.name}'s turn to bid, not {seat.name}'s: give the"
