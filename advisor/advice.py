@@ -13,7 +13,7 @@ from . import blind_nil
 from .explain import join, say
 from .record import HandRecord, completed_hands, replay
 from .search import (
-    BidSample, analyse_play, bid_points, bid_samples, candidate_bids,
+    BidModel, analyse_play, best_move, bid_samples, bid_values,
 )
 from .inference import SampledDeal
 from .state import HandState, Phase
@@ -28,12 +28,9 @@ def _rng(seed: int | None) -> random.Random:
 
 
 # --------------------------------------------------------------------- bidding
-def _bid_table(state: HandState, samples: list[BidSample]) -> list[dict[str, Any]]:
-    rows = []
-    for b in candidate_bids(state):
-        pts = sum(bid_points(state, b, s) for s in samples) / len(samples)
-        rows.append({"bid": bid_to_json(b), "expected_points": round(pts, 1)})
-    return rows
+def _bid_table(state: HandState, model: BidModel) -> list[dict[str, Any]]:
+    return [{"bid": bid_to_json(b), "expected_points": round(pts, 1)}
+            for b, pts in bid_values(state, model).items()]
 
 
 def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int | None = None,
@@ -59,17 +56,17 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
                         {"behind": verdict.behind, "pct": 100 * blind_p,
                          "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))
         rows.append({"bid": "blind_nil", "expected_points": round(verdict.expected_points, 1)})
-    samples = bid_samples(state, time_budget=budget, rng=rng, hide_hand=not looked)
-    rows += _bid_table(state, samples)
+    model = bid_samples(state, time_budget=budget, rng=rng, hide_hand=not looked)
+    rows += _bid_table(state, model)
     rows.sort(key=lambda r: -r["expected_points"])
     best = next(r for r in rows if r["bid"] != "blind_nil")
     recommend = "blind_nil" if take_blind else best["bid"]
-    nil_p = sum(s.nil_ok for s in samples) / len(samples)
-    tricks = sum(s.team_tricks for s in samples) / len(samples)
+    nil_p = model.nil_p
+    tricks = model.team_tricks
     pbid = state.bids[partner]
     if not take_blind:
         reasons.append(("bid_best", {"bid": recommend, "points": best["expected_points"],
-                                     "tricks": tricks, "samples": len(samples)}))
+                                     "tricks": tricks, "samples": len(model.solved)}))
         if pbid is None:
             reasons.append(("bid_partner_unknown", {}))
         elif is_nil(pbid):
@@ -89,7 +86,8 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         "nil_probability": round(nil_p, 3),
         "blind_nil_probability": None if blind_p is None else round(blind_p, 3),
         "expected_team_tricks": round(tricks, 2),
-        "samples": len(samples),
+        "samples": len(model.solved),
+        "deals_estimated": len(model.means),
         "looked_at_hand": looked,
         "explanation": join(lang, reasons),
     }
@@ -114,8 +112,8 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
         raise ValueError(f"{'NESW'[seat]}'s hand is not known: list its cards in 'hands'")
     budget = DEFAULT_PLAY_BUDGET if time_budget is None else time_budget
     analysis = analyse_play(view, time_budget=budget, rng=_rng(seed))
-    moves = analysis.moves
-    best = moves[0]
+    best = best_move(view, analysis)
+    moves = [best] + [m for m in analysis.moves if m is not best]
     reasons: list[tuple[str, dict]] = []
     if len(moves) == 1:
         reasons.append(("only_card", {"card": str(best.card)}))
@@ -227,10 +225,10 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
 def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: random.Random) -> dict:
     seat = state._to_act
     view = seat_view(state, Seat(seat))
-    samples = bid_samples(view, time_budget=budget * 3, max_samples=24, rng=rng)
-    rows = {b: sum(bid_points(view, b, x) for x in samples) / len(samples) for b in candidate_bids(view)}
+    model = bid_samples(view, time_budget=budget * 3, max_samples=24, rng=rng)
+    rows = bid_values(view, model)
     if bid == BLIND_NIL:
-        played_pts = sum(bid_points(view, BLIND_NIL, x) for x in samples) / len(samples)
+        played_pts = bid_values(view, model, [BLIND_NIL])[BLIND_NIL]
     else:
         played_pts = rows[bid]
     best = max(rows, key=rows.get)
@@ -296,7 +294,7 @@ def choose_action(view: HandState, *, time_budget: float | None = None, seed: in
         return legal[0]
     analysis = analyse_play(view, time_budget=DEFAULT_PLAY_BUDGET if time_budget is None else time_budget,
                             rng=_rng(seed))
-    return analysis.moves[0].card
+    return best_move(view, analysis).card
 
 
 __all__ = ["bid_json", "play_json", "review_json", "choose_action"]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .bids import BLIND_NIL, is_nil
 from .cards import Card
+from .bidmodel import correction, nil_probability, team_tricks_estimate, trick_distribution
 from .handeval import nil_risk
 from .inference import SampledDeal, sample_deals
 from .scoring import score_hand
@@ -23,6 +24,22 @@ TEAM_MASK = (0b0101, 0b1010)
 # Search nodes one solve may use (about 0.1-0.3 s here); a deal that needs more is skipped.
 NODE_LIMIT = 1_500_000
 NIL_HOPELESS = 1.6  # handeval.nil_risk above which a nil is not searched (it never makes)
+TIE_BREAK = True
+
+
+def hand_value(rules, score) -> float:
+    """A team's hand points with every overtrick charged its share of the bag penalty.
+
+    A bag that does not reach the limit this hand still brings the next penalty closer, so it
+    costs penalty / limit points in the long run (10 under the usual rules); a hand that reaches
+    the limit already pays the penalty in its points. Used for bids; card play counts plain hand
+    points, because ducking to the exact double-dummy contract gets sets in real play (measured:
+    a bag-charged play objective lost 19 points a hand more against the heuristic bot).
+    """
+    bag = rules.bags
+    if bag is None or score.bag_penalty:
+        return float(score.hand_points)
+    return score.hand_points - score.new_bags * bag.penalty / bag.limit
 
 
 def seat_mask(seat: int) -> int:
@@ -114,7 +131,7 @@ def analyse_play(
     if deals is None:
         deals = sample_deals(state, seat, max_samples, rng)
     done = 0
-    busted = {c: 1 for c in stats}  # a nil holding sure winners: not worth a search
+    busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search ran over its limit
     for i, deal in enumerate(deals):
         if _out_of_time(start, time_budget, done, min_samples):
             break
@@ -127,10 +144,13 @@ def analyse_play(
             continue
         nil_vals = {}
         for s in nils:
-            v = None
-            if nil_risk(deal.remaining[s]) <= NIL_HOPELESS:
-                v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
-                                cap=1, node_limit=NODE_LIMIT)
+            # Another seat's nil with sure winners is not worth a search; the seat's own nil
+            # always is: its hand is the same in every deal, so "hopeless" would give it up.
+            if s != seat and nil_risk(deal.remaining[s]) > NIL_HOPELESS:
+                nil_vals[s] = busted
+                continue
+            v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
+                            cap=1, node_limit=NODE_LIMIT)
             nil_vals[s] = busted if v is None else v
         for card, st in stats.items():
             ours = team_vals[card]
@@ -157,6 +177,34 @@ def analyse_play(
     return PlayAnalysis(seat, moves, done, time.perf_counter() - start, nils)
 
 
+TIE_POINTS = 1.0  # cards this close in expected points are a tie (about a tenth of a trick)
+# With the seat's own or its partner's nil at stake, double dummy misjudges the play (the nil
+# bidder "knows" every card, so covering looks needless): the nil technique of the rule-based
+# player decides unless the search finds it this many points worse.
+NIL_TIE_POINTS = 40.0
+
+
+def best_move(state: HandState, analysis: PlayAnalysis) -> MoveStats:
+    """The card to play: the search's best, with ties settled by the heuristic player.
+
+    Sampled double-dummy values often tie (every low card "loses the same"), and which of the
+    tied cards goes matters where double dummy cannot see it: which high card a nil bidder sheds,
+    how a partner covers. The rule-based player's card wins a tie when it is among the tied.
+    """
+    from .bots.heuristic_play import choose_card
+
+    moves = analysis.moves
+    top = moves[0]
+    if len(moves) < 2 or not TIE_BREAK:
+        return top
+    seat = analysis.seat
+    window = NIL_TIE_POINTS if any(s in (seat, (seat + 2) & 3) for s in analysis.nils) else TIE_POINTS
+    tied = {int(m.card): m for m in moves if top.points - m.points <= window}
+    if len(tied) < 2:
+        return top
+    return tied.get(int(choose_card(state)), top)
+
+
 # --------------------------------------------------------------------- bidding
 @dataclass
 class BidSample:
@@ -167,13 +215,34 @@ class BidSample:
     own_hand: int = 0  # the bidder's 13 cards in this sample
 
 
-def bid_samples(
-    state: HandState, *, time_budget: float = 0.8, max_samples: int = 48, min_samples: int | None = None,
-    rng: random.Random | None = None, hide_hand: bool = False,
-) -> list[BidSample]:
-    """Double-dummy outcomes for the bidder over sampled deals."""
+@dataclass
+class BidModel:
+    """What the bidder's team may take, over many sampled deals (see :mod:`advisor.bidmodel`)."""
+
+    solved: list[BidSample]  # deals solved double-dummy
+    means: list[float]  # every sampled deal: estimated team tricks, corrected by the solved ones
+    partner_bids: list[int]  # every sampled deal: the partner's bid, known or estimated
+    sigma: float  # spread of the team's tricks around each deal's mean
+    nil_p: float  # probability that a nil by the bidder makes
+
+    @property
+    def team_tricks(self) -> float:
+        return sum(self.means) / len(self.means)
+
+
+def _estimated_partner_bid(state: HandState, partner: int, hand: int) -> int:
     from .handeval import estimate_tricks
 
+    pb = state.bids[partner]
+    return max(1, min(13, round(estimate_tricks(hand)))) if pb is None else pb
+
+
+def bid_samples(
+    state: HandState, *, time_budget: float = 0.8, max_samples: int = 48, min_samples: int | None = None,
+    rng: random.Random | None = None, hide_hand: bool = False, estimate_samples: int = 240,
+) -> BidModel:
+    """The bidder's team's tricks over sampled deals: a fast estimate for ``estimate_samples``
+    deals, corrected by double-dummy solves of as many of them as the budget allows."""
     rng = rng or random.Random(0)
     if min_samples is None:
         min_samples = max(2, min(6, int(time_budget * 10)))
@@ -181,13 +250,16 @@ def bid_samples(
     team = seat & 1
     partner = (seat + 2) & 3
     start = time.perf_counter()
-    deals = sample_deals(state, seat, max_samples, rng, hide_observer=hide_hand)
+    deals = sample_deals(state, seat, max(estimate_samples, max_samples), rng, hide_observer=hide_hand)
+    estimates = [team_tricks_estimate(d.initial[seat], d.initial[partner]) for d in deals]
     first = int(state.first)
-    out: list[BidSample] = []
-    for i, deal in enumerate(deals):
-        if _out_of_time(start, time_budget, len(out), min_samples):
+    solved: list[BidSample] = []
+    residuals: list[float] = []
+    nil_tried = 0
+    for i, deal in enumerate(deals[:max_samples]):
+        if _out_of_time(start, time_budget, len(solved), min_samples):
             break
-        limit = NODE_LIMIT if out or i < len(deals) - 1 else None
+        limit = NODE_LIMIT if solved or i < len(deals) - 1 else None
         common = dict(hands=deal.remaining, to_act=first, trick=[], spades_broken=False,
                       allspade_lead_breaks=state.rules.allspade_lead_breaks)
         team_tricks = solve(**common, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
@@ -197,6 +269,7 @@ def bid_samples(
         nil_takes, partner_alone = 1, team_tricks
         if nil_risk(deal.initial[seat]) <= NIL_HOPELESS:
             # Only "does the nil take a trick?" matters: a capped search answers it cheaply.
+            nil_tried += 1
             nil = solve(**common, count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat),
                         cap=1, node_limit=NODE_LIMIT)
             nil_takes = 1 if nil is None else nil
@@ -205,33 +278,84 @@ def bid_samples(
                               node_limit=NODE_LIMIT)
                 partner_alone = team_tricks if alone is None else alone
         # else: aces and high spades, nil is out of the question
-        pb = state.bids[partner]
-        if pb is None:
-            pb = max(1, min(13, round(estimate_tricks(deal.initial[partner]))))
-        out.append(BidSample(team_tricks, nil_takes == 0, partner_alone, pb, deal.initial[seat]))
-    return out
+        pb = _estimated_partner_bid(state, partner, deal.initial[partner])
+        solved.append(BidSample(team_tricks, nil_takes == 0, partner_alone, pb, deal.initial[seat]))
+        residuals.append(team_tricks - estimates[i])
+    shift, sigma = correction(residuals)
+    made = sum(s.nil_ok for s in solved)
+    if not hide_hand and state.complete[seat]:
+        nil_p = nil_probability(state.held[seat], made, len(solved))
+    else:  # a blind nil: nothing but the double-dummy verdicts, which are pessimistic
+        nil_p = made / len(solved)
+    return BidModel(
+        solved=solved,
+        means=[e + shift for e in estimates],
+        partner_bids=[_estimated_partner_bid(state, partner, d.initial[partner]) for d in deals],
+        sigma=sigma,
+        nil_p=nil_p,
+    )
 
 
-def bid_points(state: HandState, bid: int, sample: BidSample) -> int:
-    """The bidder's team hand points if it bids ``bid`` and the deal goes as in ``sample``."""
+def _contract_points(state: HandState, bid: int, partner_bid: int, tricks: int) -> float:
+    """The bidder's team hand points for a non-nil ``bid`` when the team takes ``tricks``."""
     seat = state._to_act
     team = seat & 1
     partner = (seat + 2) & 3
-    bids = list(state.bids)
+    bids = [b if b is not None else 3 for b in state.bids]  # opponents' bids do not change ours
     bids[seat] = bid
-    pb = sample.partner_bid if bids[partner] is None else bids[partner]
-    bids[partner] = pb
-    for s in range(4):
-        if bids[s] is None:
-            bids[s] = 3  # opponents yet to bid: does not change our team's score
-    tricks = [0, 0, 0, 0]
-    if is_nil(bid):
-        tricks[seat] = 0 if sample.nil_ok else 1
-        tricks[partner] = max(0, sample.partner_alone)
-    else:
-        tricks[seat] = sample.team_tricks
-    scores = score_hand(state.rules, tuple(bids), tuple(tricks), state.points_before, state.bags_before)
-    return scores[team].hand_points
+    bids[partner] = partner_bid
+    hand = [0, 0, 0, 0]
+    hand[seat] = tricks
+    return hand_value(state.rules, score_hand(state.rules, tuple(bids), tuple(hand),
+                                              state.points_before, state.bags_before)[team])
+
+
+def _nil_points(state: HandState, bid: int, model: BidModel) -> float:
+    """Expected team points of a nil (or blind nil) by the bidder."""
+    seat = state._to_act
+    team = seat & 1
+    partner = (seat + 2) & 3
+    pool = [s for s in model.solved if s.nil_ok] or model.solved
+    total = 0.0
+    for made in (True, False):
+        p = model.nil_p if made else 1.0 - model.nil_p
+        pts = 0.0
+        for s in pool:
+            bids = [b if b is not None else 3 for b in state.bids]
+            bids[seat] = bid
+            bids[partner] = s.partner_bid if state.bids[partner] is None else state.bids[partner]
+            tricks = [0, 0, 0, 0]
+            tricks[seat] = 0 if made else 1
+            tricks[partner] = max(0, s.partner_alone)
+            pts += hand_value(state.rules, score_hand(state.rules, tuple(bids), tuple(tricks),
+                                                      state.points_before, state.bags_before)[team])
+        total += p * pts / len(pool)
+    return total
+
+
+def bid_values(state: HandState, model: BidModel, bids: list[int] | None = None) -> dict[int, float]:
+    """Expected team hand points of each candidate bid (all legal bids but blind nil by default)."""
+    bids = candidate_bids(state) if bids is None else bids
+    # Deals grouped by the partner's bid: one table of points per group, one distribution each.
+    groups: dict[int, list[float]] = {}
+    for mean, pb in zip(model.means, model.partner_bids):
+        dist = trick_distribution(mean, model.sigma)
+        acc = groups.setdefault(pb, [0.0] * 14)
+        for t, p in enumerate(dist):
+            acc[t] += p
+    n = len(model.means)
+    out: dict[int, float] = {}
+    for b in bids:
+        if is_nil(b):
+            out[b] = _nil_points(state, b, model)
+            continue
+        total = 0.0
+        for pb, mass in groups.items():
+            for t, p in enumerate(mass):
+                if p > 1e-9:
+                    total += p * _contract_points(state, b, pb, t)
+        out[b] = total / n
+    return out
 
 
 def candidate_bids(state: HandState) -> list[int]:

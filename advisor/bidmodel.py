@@ -1,0 +1,134 @@
+"""How many tricks a team takes, as a distribution, for judging bids.
+
+A 13-card double-dummy solve costs about 0.1 s here, so a bid decision can afford only a handful
+of them, and choosing the best of 14 bids on a handful of deals overbids (the best-looking bid is
+the one whose few deals happened to go well). So every sampled deal also gets a fast estimate of
+the team's double-dummy tricks from the two partners' hands (a linear fit over hand features,
+:func:`team_tricks_estimate`), and the deals that are solved exactly correct it: their mean
+residual shifts all estimates (a control variate) and their spread sets the width of each deal's
+trick distribution. Bids are then valued over many deals at the cost of a few solves.
+
+>>> from advisor.cards import parse_card as c, cards_to_mask
+>>> strong = cards_to_mask(c(x) for x in "AS KS QS JS AH KH AD KD 2C 3C 4C 5D 6D".split())
+>>> weak = cards_to_mask(c(x) for x in "2S 3H 4H 5H 7H 8D 9D TD 5C 6C 7C 8C 9C".split())
+>>> round(team_tricks_estimate(strong, weak), 1) > round(team_tricks_estimate(weak, weak), 1)
+True
+>>> p = trick_distribution(6.3, 1.0)
+>>> round(sum(p), 6), max(range(14), key=p.__getitem__)
+(1.0, 6)
+"""
+
+from __future__ import annotations
+
+import math
+
+from .handeval import estimate_tricks
+
+# Fitted by least squares on double-dummy results of random deals (scripts/fit_bid_model.py):
+# intercept, then one weight per feature of team_features, in that order.
+WEIGHTS = (-4.5287, 0.1196, 0.1058, 0.4053, 0.2777, 0.1276, 1.4984, 1.1591, 0.6353, 0.3591, 0.3406,
+           1.3308, 0.7148, 0.2547, 0.3927, -0.053)
+# Root-mean-square error of the fit on held-out deals: the spread of double-dummy tricks around
+# the estimate, used until enough deals of the position itself are solved.
+PRIOR_SIGMA = 0.905
+PRIOR_WEIGHT = 4  # how many solved deals the prior is worth
+
+
+def _suit(hand: int, suit: int) -> int:
+    return (hand >> (13 * suit)) & 0x1FFF
+
+
+def team_features(a: int, b: int) -> list[float]:
+    """Features of a partnership's 26 cards (``a`` and ``b`` are the two 13-card hands)."""
+    from .bots.heuristic_bid import count_tricks  # the heuristic bot's trick count
+
+    sa, sb = _suit(a, 0), _suit(b, 0)
+    spades = sa | sb
+    na, nb = sa.bit_count(), sb.bit_count()
+    f = [1.0, count_tricks(a) + count_tricks(b), estimate_tricks(a) + estimate_tricks(b),
+         float(na + nb), float(max(na, nb)), float(min(na, nb))]
+    f += [float(spades >> r & 1) for r in (12, 11, 10, 9, 8)]  # A K Q J T of spades
+    aces = kings = queens = ruffs = long8 = 0
+    for s in (1, 2, 3):
+        x, y = _suit(a, s), _suit(b, s)
+        held = x | y
+        aces += held >> 12 & 1
+        kings += held >> 11 & 1
+        queens += held >> 10 & 1
+        lx, ly = x.bit_count(), y.bit_count()
+        ruffs += (lx <= 1 and na >= 2) + (ly <= 1 and nb >= 2)
+        long8 += lx + ly >= 8
+    return f + [float(aces), float(kings), float(queens), float(ruffs), float(long8)]
+
+
+def team_tricks_estimate(a: int, b: int) -> float:
+    """Estimated double-dummy tricks of the partnership holding hands ``a`` and ``b``."""
+    return sum(w * x for w, x in zip(WEIGHTS, team_features(a, b)))
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def trick_distribution(mean: float, sigma: float, low: int = 0, high: int = 13) -> list[float]:
+    """P(tricks = t) for t in 0..13: a normal around ``mean`` rounded to whole tricks in [low, high]."""
+    out = [0.0] * 14
+    sigma = max(sigma, 1e-3)
+    prev = 0.0
+    for t in range(low, high):
+        cdf = _phi((t + 0.5 - mean) / sigma)
+        out[t] = cdf - prev
+        prev = cdf
+    out[high] = 1.0 - prev
+    return out
+
+
+def correction(residuals: list[float]) -> tuple[float, float]:
+    """(shift, spread) from the solved deals' residuals (solved − estimated), shrunk to the prior."""
+    k = len(residuals)
+    shift = sum(residuals) / (k + PRIOR_WEIGHT)
+    var = (sum((r - shift) ** 2 for r in residuals) + PRIOR_WEIGHT * PRIOR_SIGMA ** 2) / (k + PRIOR_WEIGHT)
+    return shift, math.sqrt(var)
+
+
+# Logistic fit of "the nil takes no trick double-dummy" on random deals with nil_risk <= 1.6
+# (scripts/fit_bid_model.py): intercept, nil_risk, the heuristic bot's nil_danger.
+NIL_WEIGHTS = (0.543, -0.873, -0.708)
+# The same fit on nils played out by the heuristic bot at all four seats: real play makes far
+# more nils than double dummy, where the defenders see every card (0.72 against 0.38 for the
+# hands the heuristic bot bids nil with).
+NIL_PLAY_WEIGHTS = (2.126, -1.33, -0.557)
+NIL_DD_WEIGHT = 0.5  # how far the position's own double-dummy verdicts move the real-play prior
+
+
+def _logistic(weights, hand: int) -> float:
+    from .bots.heuristic_bid import nil_danger
+    from .handeval import nil_risk
+
+    z = weights[0] + weights[1] * nil_risk(hand) + weights[2] * nil_danger(hand)
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def nil_prior(hand: int) -> float:
+    """Probability that a nil with this 13-card hand makes double-dummy, from the hand alone."""
+    return _logistic(NIL_WEIGHTS, hand)
+
+
+def nil_play_prior(hand: int) -> float:
+    """Probability that a nil with this 13-card hand makes in real play, from the hand alone."""
+    return _logistic(NIL_PLAY_WEIGHTS, hand)
+
+
+def nil_probability(hand: int, made: int, solved: int) -> float:
+    """Real-play probability that a nil makes, given ``made`` of ``solved`` sampled deals made it
+    double-dummy: the hand's real-play prior, moved by how this position's double-dummy verdicts
+    differ from what the hand alone predicts (they see the bids, the partner, the shown voids)."""
+    dd_prior = nil_prior(hand)
+    p_dd = (made + PRIOR_WEIGHT * dd_prior) / (solved + PRIOR_WEIGHT)
+    z = _logit(nil_play_prior(hand)) + NIL_DD_WEIGHT * (_logit(p_dd) - _logit(dd_prior))
+    return 1.0 / (1.0 + math.exp(-z))

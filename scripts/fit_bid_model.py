@@ -1,0 +1,138 @@
+"""Fit the bid model's constants (advisor/bidmodel.py) on double-dummy results of random deals.
+
+    python scripts/fit_bid_model.py [--deals 600] [--nil-deals 600] [--seed 11] [--jobs 2]
+
+1. Team tricks: random deals, a random first leader, N-S double-dummy tricks; each deal gives two
+   rows (N-S and E-W). Least squares of tricks on ``team_features``; prints the weights and the
+   root-mean-square error on the last quarter (held out from the fit used for that figure).
+2. Nil: random deals where N's hand has ``nil_risk`` <= 1.6; does N's nil take a trick
+   double-dummy (partner covering, opponents attacking)? Logistic fit on nil_risk and nil_danger.
+3. Nil in real play: random deals, one seat whose hand has ``nil_risk`` <= 1.6 bids nil, the
+   others bid and all four play as the heuristic bot; the same logistic fit on the outcome.
+Copy the printed numbers into WEIGHTS, PRIOR_SIGMA, NIL_WEIGHTS and NIL_PLAY_WEIGHTS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from advisor.bidmodel import team_features  # noqa: E402
+from advisor.bots.heuristic_bid import nil_danger  # noqa: E402
+from advisor.cards import SEATS, cards_to_mask  # noqa: E402
+from advisor.handeval import nil_risk  # noqa: E402
+from advisor.search import NIL_HOPELESS  # noqa: E402
+from advisor.solver import solve  # noqa: E402
+from advisor.rules import Rules  # noqa: E402
+from advisor.state import Phase, deal  # noqa: E402
+
+LIMIT = 3_000_000  # nodes; the rare deal that needs more is skipped
+
+
+def _masks(rng: random.Random) -> tuple[int, ...]:
+    hands = deal(rng)
+    return tuple(cards_to_mask(hands[s]) for s in SEATS)
+
+
+def team_row(seed: int):
+    rng = random.Random(f"fit-team:{seed}")
+    masks = _masks(rng)
+    ns = solve(masks, rng.randrange(4), [], False, False, 0b0101, 0b0101, node_limit=LIMIT)
+    return None if ns is None else (masks, ns)
+
+
+def nil_row(seed: int):
+    rng = random.Random(f"fit-nil:{seed}")
+    while True:
+        masks = _masks(rng)
+        if nil_risk(masks[0]) <= NIL_HOPELESS:
+            break
+    took = solve(masks, rng.randrange(4), [], False, False, 0b0001, 0b1010, cap=1, node_limit=LIMIT)
+    return None if took is None else (masks[0], took == 0)
+
+
+def nil_play_row(seed: int):
+    from advisor.bids import is_nil
+    from advisor.bots.heuristic_bid import choose_bid
+    from advisor.bots.heuristic_play import choose_card
+    from advisor.cards import Seat
+    from advisor.state import HandState
+
+    rng = random.Random(f"fit-nil-play:{seed}")
+    while True:
+        hands = deal(rng)
+        seats = [s for s in SEATS if nil_risk(cards_to_mask(hands[s])) <= NIL_HOPELESS]
+        if seats:
+            break
+    nil_seat = rng.choice(seats)
+    dealer = Seat(rng.randrange(4))
+    state = HandState(Rules(), dealer, hands)
+    views = {s: HandState(Rules(), dealer, {s: hands[s]}) for s in SEATS}
+    while not state.is_done:
+        seat = state.to_act
+        if state.phase is Phase.BIDDING:
+            action = 0 if seat == nil_seat else choose_bid(views[seat])
+            if seat != nil_seat and (is_nil(action) and seat == nil_seat.partner or action < 0):
+                action = 1  # one nil per team, and no blind nil
+        else:
+            action = choose_card(views[seat])
+        state.apply(action)
+        for v in views.values():
+            v.apply(action)
+    return cards_to_mask(hands[nil_seat]), state.tricks[nil_seat] == 0
+
+
+def fit_team(rows) -> None:
+    x, y = [], []
+    for masks, ns in rows:
+        x += [team_features(masks[0], masks[2]), team_features(masks[1], masks[3])]
+        y += [ns, 13 - ns]
+    x, y = np.array(x), np.array(y, float)
+    cut = int(len(y) * 0.75) // 2 * 2
+    w, *_ = np.linalg.lstsq(x[:cut], y[:cut], rcond=None)
+    rmse = float(np.sqrt(np.mean((y[cut:] - x[cut:] @ w) ** 2)))
+    w, *_ = np.linalg.lstsq(x, y, rcond=None)
+    print(f"team rows {len(y)}, held-out rmse {rmse:.3f} (tricks sd {y.std():.3f})")
+    print("WEIGHTS =", tuple(round(float(v), 4) for v in w))
+    print(f"PRIOR_SIGMA = {rmse:.3f}")
+
+
+def fit_nil(rows, name: str = "NIL_WEIGHTS") -> None:
+    x = np.array([[1.0, nil_risk(m), nil_danger(m)] for m, _ in rows])
+    y = np.array([ok for _, ok in rows], float)
+    w = np.zeros(3)
+    for _ in range(20000):  # plain gradient ascent on the log-likelihood: 3 parameters
+        p = 1 / (1 + np.exp(-x @ w))
+        w += 0.05 * x.T @ (y - p) / len(y)
+    print(f"nil rows {len(y)}, made {y.mean():.3f}")
+    print(f"{name} =", tuple(round(float(v), 3) for v in w))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=600)
+    ap.add_argument("--nil-deals", type=int, default=600)
+    ap.add_argument("--nil-plays", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    with multiprocessing.Pool(args.jobs) as pool:
+        base = args.seed * 1_000_000
+        team = [r for r in pool.map(team_row, range(base, base + args.deals), chunksize=8) if r]
+        nil = [r for r in pool.map(nil_row, range(base, base + args.nil_deals), chunksize=8) if r]
+        played = pool.map(nil_play_row, range(base, base + args.nil_plays), chunksize=32)
+    fit_team(team)
+    fit_nil(nil)
+    fit_nil(played, "NIL_PLAY_WEIGHTS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

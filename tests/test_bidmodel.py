@@ -1,0 +1,88 @@
+"""The bid model: fast trick estimates corrected by double-dummy solves, and the bids it values."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from advisor.bidmodel import (
+    correction, nil_play_prior, nil_prior, nil_probability, team_tricks_estimate, trick_distribution,
+)
+from advisor.cards import Seat, cards_to_mask, parse_card
+from advisor.rules import Rules
+from advisor.search import bid_samples, bid_values
+from advisor.solver import solve
+from advisor.state import HandState, deal
+from advisor.view import seat_view
+
+
+def _mask(text: str) -> int:
+    return cards_to_mask(parse_card(c) for c in text.split())
+
+
+def test_estimate_tracks_double_dummy_tricks_on_random_deals():
+    rng = random.Random(4)
+    errors, spread = [], []
+    for _ in range(40):
+        hands = deal(rng)
+        masks = tuple(cards_to_mask(hands[s]) for s in Seat)
+        dd = solve(masks, rng.randrange(4), [], False, False, 0b0101, 0b0101, node_limit=3_000_000)
+        if dd is None:
+            continue
+        errors.append(dd - team_tricks_estimate(masks[0], masks[2]))
+        spread.append(dd)
+    rmse = (sum(e * e for e in errors) / len(errors)) ** 0.5
+    mean = sum(spread) / len(spread)
+    sd = (sum((x - mean) ** 2 for x in spread) / len(spread)) ** 0.5
+    assert abs(sum(errors) / len(errors)) < 0.5  # no large bias
+    assert rmse < 0.6 * sd  # far better than guessing the average
+
+
+@pytest.mark.parametrize("mean,sigma", [(0.2, 1.0), (6.5, 0.9), (12.3, 0.5), (7.0, 0.001)])
+def test_trick_distribution_is_a_distribution_around_its_mean(mean, sigma):
+    p = trick_distribution(mean, sigma)
+    assert len(p) == 14 and all(x >= 0 for x in p)
+    assert sum(p) == pytest.approx(1.0)
+    expected = sum(t * x for t, x in enumerate(p))
+    assert abs(expected - min(13, max(0, mean))) < 0.3
+
+
+def test_correction_shrinks_a_few_residuals_towards_the_prior():
+    shift, sigma = correction([])
+    assert shift == 0.0 and sigma > 0.5
+    few, _ = correction([2.0, 2.0])
+    many, tight = correction([2.0] * 60)
+    assert 0 < few < many < 2.0
+    assert tight < sigma  # many agreeing deals: narrower than the prior
+
+
+def test_nil_prior_prefers_low_cards():
+    low = _mask("2S 3S 2H 3H 4H 5H 2D 3D 4D 6D 2C 3C 5C")
+    high = _mask("AS KS AH KH QH JH AD KD QD AC KC QC JC")
+    assert nil_prior(low) > 0.5 > nil_prior(high)
+
+
+def test_bid_values_follow_the_hand_strength():
+    rules = Rules()
+    strong = "AS KS QS JS TS AH KH AD KD AC 2H 3D 4C"
+    weak = "2S 3H 4H 5H 7H 8D 9D TD 5C 6C 7C 8C 9C"
+    best = {}
+    for name, text in (("strong", strong), ("weak", weak)):
+        own = [parse_card(c) for c in text.split()]
+        st = HandState(rules, Seat.N, {Seat.N: own})
+        assert st.to_act is Seat.N
+        model = bid_samples(st, time_budget=1.0, rng=random.Random(1))
+        values = bid_values(st, model)
+        assert set(values) == set(range(14))
+        best[name] = max(values, key=values.get)
+        assert len(model.means) >= 100 and len(model.solved) >= 1
+    assert best["strong"] >= 6
+    assert best["weak"] <= 2
+
+
+def test_nil_probability_moves_with_the_double_dummy_verdicts():
+    hand = _mask("2S 3S 2H 3H 4H 6H 2D 3D 4D 7D 2C 3C 8C")
+    low, prior, high = nil_probability(hand, 0, 12), nil_play_prior(hand), nil_probability(hand, 12, 12)
+    assert low < prior < high
+    assert nil_probability(hand, 0, 0) == pytest.approx(prior)
