@@ -20,6 +20,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "cover_partner_nil": "Partner bid nil: cover them — take the tricks partner might be forced to win"
                              " (nil survives {pct:.0f}% after {card}).",
         "own_nil": "You bid nil: stay under the winning card (nil survives {pct:.0f}% after {card}).",
+        "nil_technique": "{card} follows nil technique (duck, shed high cards, cover): the simulation"
+                         " puts it only {gap:.0f} points below {top}, and it sees every card, so it"
+                         " underrates the danger to a nil.",
         "attack_nil": "{seat} bid nil: try to make them take a trick (their nil survives {pct:.0f}%"
                       " after {card}).",
         "bags_near": "Your team has {bags} bags: avoid overtricks, {left} more cost {penalty} points.",
@@ -56,6 +59,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "cover_partner_nil": "Partner zgłosił nil: osłaniaj go — bierz lewy, które partner mógłby musieć"
                              " wziąć (nil przetrwa w {pct:.0f}% po {card}).",
         "own_nil": "Zgłosiłeś nil: zagrywaj pod najwyższą kartę (nil przetrwa w {pct:.0f}% po {card}).",
+        "nil_technique": "{card} to zagranie zgodne z techniką gry na nil (podkładanie, pozbywanie się"
+                         " wysokich kart, osłona): symulacja ocenia ją tylko {gap:.0f} pkt niżej niż"
+                         " {top}, a widzi wszystkie karty, więc nie docenia zagrożenia dla nila.",
         "attack_nil": "{seat} zgłosił nil: spróbuj zmusić go do wzięcia lewy (jego nil przetrwa w"
                       " {pct:.0f}% po {card}).",
         "bags_near": "Twoja para ma {bags} worków: unikaj nadróbek, jeszcze {left} kosztuje {penalty} pkt.",

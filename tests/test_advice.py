@@ -178,3 +178,26 @@ def test_review_flags_a_thrown_trick(tmp_path):
     flagged = [d for d in plays if d["mark"]]
     assert flagged
     assert "N" in r["summary"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_nil_advice_stays_within_the_nil_window_and_says_why(seed):
+    from advisor.search import NIL_TIE_POINTS
+
+    rng = random.Random(100 + seed)
+    st = HandState(Rules(), Seat(seed % 4), deal(rng))
+    for i in range(4):
+        st.bid(0 if i == 1 else rng.choice([3, 4]))
+    nil_seat = st.first.next(1)
+    for _ in range(rng.randrange(0, 12)):
+        st.play(rng.choice(st.legal_cards()))
+    while st.to_act not in (nil_seat, nil_seat.partner):
+        st.play(rng.choice(st.legal_cards()))
+    rec = seat_record(st, st.to_act)
+    advice = play_json(rec, time_budget=0.4, seed=seed)
+    values = {c["card"]: c["expected_points"] for c in advice["candidates"]}
+    top = max(values.values())
+    assert values[advice["card"]] >= top - NIL_TIE_POINTS - 0.1
+    assert advice["candidates"][0]["card"] == advice["card"]
+    if values[advice["card"]] < top - 1.0 and st.tricks[nil_seat] == 0:
+        assert "nil technique" in advice["explanation"]
