@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from . import errors
 from .config import Settings
 from .deps import require_token
+from .gate import Admission
 from .games import GameService
 from .routers import games, health, records, scan, web
 from .storage import Storage, open_storage
@@ -87,6 +88,9 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     settings = settings or Settings()
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        from anyio import CapacityLimiter
+
+        app.state.scan_limiter = CapacityLimiter(settings.scan_slots)
         yield
         app.state.advice.close()
         app.state.storage.close()
@@ -113,6 +117,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
 
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_origins,
                            allow_methods=["*"], allow_headers=["*"])
-    app.add_middleware(BodyLimit, settings=settings)
+    app.add_middleware(Admission, limit=settings.active_requests)
+    app.add_middleware(BodyLimit, settings=settings)  # outermost: sizes are checked before the queue
 
     return app

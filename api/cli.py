@@ -143,6 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--port", type=int, default=8000)
     sp.add_argument("--db", default=None, help="database URL or SQLite file (default: piki.db)")
     sp.add_argument("--token", default=None, help="access token (required beyond loopback)")
+    sp.add_argument("--workers", type=int, default=None, metavar="N",
+                    help="server processes sharing the port and the database (default: PIKI_WORKERS or 1)")
 
     sub.add_parser("match", help="duplicate matches between bots (piki match --help)")
     return p
@@ -193,7 +195,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if cmd == "serve":
         from .server import serve
 
-        return serve(host=args.host, port=args.port, db=args.db, token=args.token)
+        return serve(host=args.host, port=args.port, db=args.db, token=args.token, workers=args.workers)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

@@ -1,4 +1,8 @@
-"""FastAPI dependencies: settings, storage, the game service, the access token."""
+"""FastAPI dependencies: settings, storage, the game service, the access token.
+
+They are ``async def`` although none of them waits for anything: FastAPI runs a plain ``def``
+dependency in the thread pool, one hop to a thread and back per dependency and request.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +14,11 @@ from .config import Settings
 from .games import GameService
 
 
-def get_settings(request: Request) -> Settings:
+async def get_settings(request: Request) -> Settings:
     return request.app.state.settings
 
 
-def get_games(request: Request) -> GameService:
+async def get_games(request: Request) -> GameService:
     return request.app.state.games
 
 
@@ -31,7 +35,7 @@ def token_ok(settings: Settings, given: str | None) -> bool:
     return given is not None and secrets.compare_digest(given.encode(), settings.token.encode())
 
 
-def require_token(request: Request) -> None:
+async def require_token(request: Request) -> None:
     settings: Settings = request.app.state.settings
     if not token_ok(settings, presented_token(request.headers, request.query_params)):
         raise HTTPException(401, "missing or wrong access token (send 'Authorization: Bearer "
@@ -39,7 +43,7 @@ def require_token(request: Request) -> None:
                             headers={"WWW-Authenticate": "Bearer"})
 
 
-def advice_options(
+async def advice_options(
     settings: Settings = Depends(get_settings),
     time_budget: float | None = Query(None, gt=0, le=60, description="thinking time in seconds"),
     seed: int | None = Query(None, ge=0, le=2**31 - 1, description="random seed"),

@@ -15,7 +15,6 @@ from vision.tracking import FrameTracker, confirmed_plays
 
 from .config import Settings
 from .games import GameService
-from .images import scan_bytes
 from .storage import Conflict
 
 
@@ -51,12 +50,6 @@ def process_scan(service: GameService, game_id: str, scan: dict[str, Any],
         "warnings": list(scan.get("warnings", [])) + result["warnings"],
         "game": game.view(),
     }
-
-
-def process_frame(service: GameService, game_id: str, data: bytes,
-                  settings: Settings) -> dict[str, Any]:
-    service.load(game_id)  # 404 before the (slower) scan
-    return process_scan(service, game_id, scan_bytes(data, settings), settings)
 
 
 def answer_question(service: GameService, game_id: str, question_id: int, accept: bool,

@@ -228,7 +228,9 @@ class GameService:
                 game = self.load(game.id)
                 ev = self._recheck(game, ev)
                 continue
-            return self.load(game.id)
+            # stored at position game.seq: the log is now exactly the one read plus ev
+            return Game(game.id, game.created, game.meta, game.log + [ev], game.effective + [ev],
+                        records, game.tracker)
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _recheck(self, game: Game, ev: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ content and names the problem in its message.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -31,8 +31,8 @@ class HandRecordIn(BaseModel):
     dealer: str = Field(..., description="N, E, S or W")
     score_before: Optional[dict[str, StrictInt]] = Field(None, description='{"NS": 0, "EW": 0}')
     bags_before: Optional[dict[str, StrictInt]] = Field(None, description='{"NS": 0, "EW": 0}')
-    hands: Optional[dict[str, Optional[list[str]]]] = Field(
-        None, description="known cards per seat; may be partial or missing")
+    hands: Optional[dict[str, Optional[Annotated[list[str], Field(max_length=52)]]]] = Field(
+        None, max_length=8, description="known cards per seat; may be partial or missing")
     bids: Optional[dict[str, Optional[Bid]]] = Field(None, description='per seat: 0-13 or "blind_nil"')
     plays: Optional[list[str]] = Field(None, max_length=52, description="cards in the order played")
     seat: Optional[str] = None

@@ -106,90 +106,140 @@ def _dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
+BUSY_TIMEOUT = 30.0  # seconds a SQLite write waits for another process's write lock
+
+
 class SQLiteStorage(Storage):
-    """A SQLite file in WAL mode; safe for threads of one process and for several processes."""
+    """A SQLite file in WAL mode; safe for threads of one process and for several processes.
+
+    Writes go through one connection under a lock (each commit waits for its fsync); reads use
+    a small pool of their own connections, so they never queue behind a commit (WAL readers see
+    the last committed state). An in-memory database has one connection for both.
+    """
 
     kind = "sqlite"
 
     def __init__(self, path: str) -> None:
         self.url = path
         self._lock = threading.RLock()
+        self._readers: queue.LifoQueue = queue.LifoQueue()
+        self._shared = path == ":memory:"
+        self._closed = False
         try:
             if path != ":memory:":
                 parent = os.path.dirname(os.path.abspath(path))
                 if not os.path.isdir(parent):
                     raise StorageError(f"{path}: directory {parent} does not exist")
-            self._conn = sqlite3.connect(path, timeout=30, check_same_thread=False,
-                                         isolation_level=None)
+            self._conn = self._open()
             self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=FULL")
-            self._conn.execute("PRAGMA foreign_keys=ON")
-            self._conn.execute("PRAGMA busy_timeout=30000")
             for stmt in _SCHEMA:
                 self._conn.execute(stmt)
+            self._conn.execute("PRAGMA busy_timeout=0")  # from now on writes retry themselves
         except sqlite3.Error as e:
             raise StorageError(f"cannot open SQLite database {path}: {e}") from None
 
+    def _open(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.url, timeout=30, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=30000")
+        return conn
+
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """A connection for one read (from the pool, opened when none is free)."""
+        if self._shared:
+            with self._lock:
                 yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
+            return
+        try:
+            conn = self._readers.get_nowait()
+        except queue.Empty:
+            try:
+                conn = self._open()
+            except sqlite3.Error as e:
+                raise StorageError(f"cannot open SQLite database {self.url}: {e}") from None
+        try:
+            yield conn
+        finally:
+            if self._closed:
+                conn.close()
             else:
-                self._conn.execute("COMMIT")
+                self._readers.put(conn)
+
+    def _write(self, sql: str, params: tuple) -> None:
+        """One statement, committed on its own (autocommit: a single call, so under load the
+        thread gives up and takes back the GIL once, not three times, while holding the lock).
+
+        When another process holds the database's write lock, retry every millisecond or so
+        (SQLite's own busy handler sleeps up to 100 ms between tries; a commit takes a few ms).
+        """
+        deadline = time.monotonic() + BUSY_TIMEOUT
+        pause = 0.0005
+        with self._lock:
+            while True:
+                try:
+                    self._conn.execute(sql, params)
+                    return
+                except sqlite3.OperationalError as e:
+                    if "locked" not in str(e) and "busy" not in str(e):
+                        raise StorageError(f"SQLite: {e}") from None
+                    if time.monotonic() > deadline:
+                        raise StorageError(f"SQLite: the database stayed locked for {BUSY_TIMEOUT:.0f} s") from None
+                time.sleep(pause)
+                pause = min(pause * 1.5, 0.005)
 
     def create_game(self, game_id: str, meta: dict[str, Any]) -> None:
-        with self._tx() as c:
-            c.execute("INSERT INTO games (id, created, meta) VALUES (?, ?, ?)",
-                      (game_id, time.time(), _dump(meta)))
+        self._write("INSERT INTO games (id, created, meta) VALUES (?, ?, ?)",
+                    (game_id, time.time(), _dump(meta)))
 
     def game(self, game_id: str) -> GameRow:
-        with self._lock:
-            r = self._conn.execute("SELECT id, created, meta, tracker FROM games WHERE id = ?",
-                                   (game_id,)).fetchone()
+        with self._read() as c:
+            r = c.execute("SELECT id, created, meta, tracker FROM games WHERE id = ?",
+                          (game_id,)).fetchone()
         if r is None:
             raise NotFound(game_id)
         return _row(r)
 
     def events(self, game_id: str) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._conn.execute("SELECT data FROM events WHERE game_id = ? ORDER BY seq",
-                                      (game_id,)).fetchall()
+        with self._read() as c:
+            rows = c.execute("SELECT data FROM events WHERE game_id = ? ORDER BY seq",
+                             (game_id,)).fetchall()
         return [json.loads(r[0]) for r in rows]
 
     def append_event(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
         try:
-            with self._tx() as c:
-                c.execute("INSERT INTO events (game_id, seq, created, data) VALUES (?, ?, ?, ?)",
-                          (game_id, seq, time.time(), _dump(event)))
+            self._write("INSERT INTO events (game_id, seq, created, data) VALUES (?, ?, ?, ?)",
+                        (game_id, seq, time.time(), _dump(event)))
         except sqlite3.IntegrityError as e:
             if "FOREIGN KEY" in str(e):
                 raise NotFound(game_id) from None
             raise Conflict(f"event {seq} of game {game_id} was stored by another request") from None
 
     def set_tracker(self, game_id: str, tracker: dict[str, Any] | None) -> None:
-        with self._tx() as c:
-            c.execute("UPDATE games SET tracker = ? WHERE id = ?",
-                      (None if tracker is None else _dump(tracker), game_id))
+        self._write("UPDATE games SET tracker = ? WHERE id = ?",
+                    (None if tracker is None else _dump(tracker), game_id))
 
     def list_games(self, limit: int = 100) -> list[GameRow]:
-        with self._lock:
-            rows = self._conn.execute(
+        with self._read() as c:
+            rows = c.execute(
                 "SELECT id, created, meta, tracker FROM games ORDER BY created DESC LIMIT ?",
                 (limit,)).fetchall()
         return [_row(r) for r in rows]
 
     def ping(self) -> bool:
-        with self._lock:
-            return self._conn.execute("SELECT 1").fetchone()[0] == 1
+        with self._read() as c:
+            return c.execute("SELECT 1").fetchone()[0] == 1
 
     def close(self) -> None:
+        self._closed = True
         with self._lock:
             self._conn.close()
+        while True:
+            try:
+                self._readers.get_nowait().close()
+            except queue.Empty:
+                break
 
 
 class PostgresStorage(Storage):

@@ -3,8 +3,17 @@
 The advisor is CPU-bound and its C solver holds the GIL for whole searches; run in the server's
 threads it would freeze every other request (health checks, page files, typed events) while it
 thinks. A small pool of worker processes keeps the server responsive, bounds how many searches run at
-once (``PIKI_ADVICE_WORKERS``, default: CPU cores - 1, at least 1), and gives up on a request
+once (``PIKI_ADVICE_WORKERS``, default: CPU cores - 1, at least 2), and gives up on a request
 after ``advice_timeout`` seconds (answered 504): that worker is killed and replaced.
+
+Deadline: bid and play advice treat their time budget as the time to the answer. A request that
+waited for a free worker gets a budget shortened by that wait (at least ``MIN_SHARE`` of it), so
+under load the answer still comes in about the budget, from fewer simulated deals; the answer
+says so (``queued_s``, ``time_budget_s``; ``samples`` is the advisor's own count).
+
+Priority: the workers run at ``PIKI_ADVICE_NICE`` niceness (default 0). A positive value lets
+the server's own requests go first when the cores are busy; on a busy 2-core machine 5 left the
+workers too little CPU and advice requests piled up (benchmarks/README.md, Load).
 """
 
 from __future__ import annotations
@@ -13,7 +22,13 @@ import asyncio
 import multiprocessing as mp
 import os
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+
+# The advisor's own default budgets (advisor.advice), used when a request names none.
+DEFAULT_BUDGET = {"play": 0.35, "bid": 0.7}
+MIN_SHARE = 0.25  # a queued request still thinks for at least this share of its budget
 
 
 class AdviceProblem(Exception):
@@ -68,9 +83,9 @@ def _watch_parent() -> None:
 class _Worker:
     """One advice process, answering one job at a time over a pipe."""
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx, nice: int = 0) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_serve, args=(child,), daemon=True, name="piki-advice")
+        self.proc = ctx.Process(target=_serve, args=(child, nice), daemon=True, name="piki-advice")
         self.proc.start()
         child.close()
 
@@ -85,9 +100,14 @@ class _Worker:
         self.conn.close()
 
 
-def _serve(conn) -> None:
+def _serve(conn, nice: int = 0) -> None:
     """The worker's main loop."""
     _watch_parent()
+    if nice:
+        try:
+            os.nice(nice)
+        except OSError:  # pragma: no cover - not allowed here: run at the normal priority
+            pass
     while True:
         try:
             job = conn.recv()
@@ -96,22 +116,42 @@ def _serve(conn) -> None:
         conn.send(_work(*job))
 
 
+def deadline_options(kind: str, opts: dict[str, Any], queued: float) -> tuple[dict[str, Any], float | None]:
+    """The options for the worker after ``queued`` seconds in the queue, and the budget used."""
+    if kind not in DEFAULT_BUDGET:  # a review's budget is per decision: no deadline
+        return opts, opts.get("time_budget")
+    asked = opts.get("time_budget") or DEFAULT_BUDGET[kind]
+    budget = max(asked - queued, MIN_SHARE * asked)
+    return {**opts, "time_budget": round(budget, 4)}, budget
+
+
+def default_workers() -> int:
+    """CPU cores - 1, but at least 2: on a busy 2-core machine one worker, sharing its core with
+    the server, is too slow for the advice requests of 50 clients and they pile up behind it."""
+    return max(2, (os.cpu_count() or 2) - 1)
+
+
 class AdvicePool:
     """``workers`` advice processes. A request that runs past ``timeout`` is answered 504 and
     its worker is killed and replaced, so one runaway search cannot hold the pool."""
 
-    def __init__(self, workers: int | None = None, timeout: float = 300.0) -> None:
+    def __init__(self, workers: int | None = None, timeout: float = 300.0, nice: int | None = None) -> None:
         env = os.environ.get("PIKI_ADVICE_WORKERS")
-        self.workers = workers or (int(env) if env else max(1, (os.cpu_count() or 2) - 1))
+        self.workers = workers or (int(env) if env else default_workers())
+        self.nice = nice if nice is not None else int(os.environ.get("PIKI_ADVICE_NICE") or 0)
         self.timeout = timeout
         self._ctx = mp.get_context("spawn")
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
         self._lock = threading.Lock()
         self._sem: asyncio.Semaphore | None = None
+        # Threads of its own that wait on the workers' pipes, so advice never waits for a thread
+        # of the server's shared pool (busy with database and scan work under load); two spare
+        # ones cover a killed worker whose waiting thread has not returned yet.
+        self._threads = ThreadPoolExecutor(self.workers + 2, thread_name_prefix="piki-advice")
 
     def _spawn(self) -> _Worker:
-        w = _Worker(self._ctx)
+        w = _Worker(self._ctx, self.nice)
         with self._lock:
             self._all.add(w)
         return w
@@ -122,21 +162,23 @@ class AdvicePool:
         w.kill()
 
     async def run(self, kind: str, record_json: dict[str, Any], opts: dict[str, Any]) -> dict[str, Any]:
-        from starlette.concurrency import run_in_threadpool
-
+        loop = asyncio.get_running_loop()
+        arrived = time.monotonic()
         if self._sem is None:
             self._sem = asyncio.Semaphore(self.workers)
         async with self._sem:
+            queued = time.monotonic() - arrived
+            opts, budget = deadline_options(kind, opts, queued)
             with self._lock:
                 w = self._idle.pop() if self._idle else None
             if w is None or not w.proc.is_alive():
                 if w is not None:
-                    self._drop(w)
-                w = await run_in_threadpool(self._spawn)
+                    await loop.run_in_executor(self._threads, self._drop, w)
+                w = await loop.run_in_executor(self._threads, self._spawn)
             healthy = False
             try:
-                out = await asyncio.wait_for(run_in_threadpool(w.call, (kind, record_json, opts)),
-                                             self.timeout)
+                out = await asyncio.wait_for(
+                    loop.run_in_executor(self._threads, w.call, (kind, record_json, opts)), self.timeout)
                 healthy = True
             except asyncio.TimeoutError:
                 raise AdviceProblem(504, f"the advisor did not answer within {self.timeout:.0f} s; "
@@ -148,11 +190,14 @@ class AdvicePool:
                     with self._lock:
                         self._idle.append(w)
                 else:
-                    await run_in_threadpool(self._drop, w)
+                    await loop.run_in_executor(self._threads, self._drop, w)
         if "error" in out:
             e = out["error"]
             raise AdviceProblem(e["status"], e["detail"], e.get("extra"))
-        return out["ok"]
+        answer = out["ok"]
+        if kind in DEFAULT_BUDGET and isinstance(answer, dict):
+            answer = {**answer, "queued_s": round(queued, 3), "time_budget_s": round(budget, 3)}
+        return answer
 
     def close(self) -> None:
         with self._lock:
@@ -161,3 +206,4 @@ class AdvicePool:
             self._idle.clear()
         for w in workers:
             w.kill()
+        self._threads.shutdown(wait=False)

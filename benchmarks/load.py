@@ -2,7 +2,7 @@
 
     python benchmarks/load.py [--clients 50] [--seconds 60] [--db PATH|postgresql://…]
                               [--url http://host:port] [--mix state=5,check=2,game=2,advice=1,scan=1]
-                              [--advice-time 0.1] [--json]
+                              [--advice-time 0.1] [--json] [--httpx]
 
 Without ``--url`` it starts ``piki serve`` on a free loopback port with a fresh SQLite file (or
 the ``--db`` given) and stops it at the end. Each client loops: it picks a kind of request by
@@ -14,6 +14,11 @@ Kinds: ``state`` (POST /v1/state, a hand in progress), ``check`` (POST /v1/check
 (POST /v1/scan of a 640x480 JPEG). Prints count, errors and p50/p95/p99 latency per kind; an
 error is a transport failure, a timeout or an HTTP status ≥ 500 (503 "not available" for scan
 or advice is counted apart as ``unavailable``).
+
+The clients share the machine with the server, so they are kept light: one keep-alive HTTP/1.1
+connection each on asyncio streams (uvloop when installed), request bodies encoded once.
+``--httpx`` uses httpx instead (about 3 ms of client CPU a request here, more than the server
+spends on most requests).
 """
 
 from __future__ import annotations
@@ -34,9 +39,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx  # noqa: E402
 
+from load_http import RawClient  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
 from advisor.state import deal  # noqa: E402
 
@@ -108,35 +115,34 @@ def pct(values: list[float], p: float) -> float:
     return v[min(len(v) - 1, int(round(p / 100 * (len(v) - 1))))]
 
 
-async def client_loop(http: httpx.AsyncClient, kinds: list[str], weights: list[float], until: float,
+async def client_loop(http, kinds: list[str], weights: list[float], until: float,
                       stats: Stats, data: dict, rng: random.Random, advice_time: float) -> None:
+    """One closed-loop client: ``http.request(method, path, body, content_type)`` → (status, body)."""
     game: dict | None = None
+    advice_path = f"/v1/advice/play?time_budget={advice_time}&seed=1"
     while time.monotonic() < until:
         kind = rng.choices(kinds, weights)[0]
         t0 = time.perf_counter()
         status, detail = None, ""
         try:
             if kind == "state":
-                r = await http.post("/v1/state", json=rng.choice(data["mid"]))
+                status, body = await http.request("POST", "/v1/state", rng.choice(data["mid"]))
             elif kind == "check":
-                r = await http.post("/v1/check", json=rng.choice(data["mid"]))
+                status, body = await http.request("POST", "/v1/check", rng.choice(data["mid"]))
             elif kind == "advice":
-                r = await http.post("/v1/advice/play", json=rng.choice(data["late"]),
-                                    params={"time_budget": advice_time, "seed": 1})
+                status, body = await http.request("POST", advice_path, rng.choice(data["late"]))
             elif kind == "scan":
-                r = await http.post("/v1/scan", files={"image": ("f.jpg", data["jpeg"], "image/jpeg")})
+                status, body = await http.request("POST", "/v1/scan", data["scan"], data["scan_type"])
             else:  # game: one stored event per request
                 if game is None or game.get("phase") == "done":
-                    r = await http.post("/v1/games", json={"dealer": "N"})
+                    path, ev = "/v1/games", {"dealer": "N"}
+                elif game["phase"] == "bidding":
+                    path, ev = f"/v1/games/{game['game_id']}/bids", {"bid": BIDS[game["to_act"]]}
                 else:
-                    gid = game["game_id"]
-                    if game["phase"] == "bidding":
-                        r = await http.post(f"/v1/games/{gid}/bids", json={"bid": BIDS[game["to_act"]]})
-                    else:
-                        r = await http.post(f"/v1/games/{gid}/plays",
-                                            json={"card": game["_next"].pop(0)})
-                if r.status_code < 300:
-                    new = r.json()
+                    path, ev = f"/v1/games/{game['game_id']}/plays", {"card": game["_next"].pop(0)}
+                status, body = await http.request("POST", path, json.dumps(ev).encode())
+                if status < 300:
+                    new = json.loads(body)
                     if game is None or new["game_id"] != game.get("game_id") or "_next" not in game:
                         new["_next"] = list(rng.choice(data["full"]))
                     else:
@@ -144,12 +150,32 @@ async def client_loop(http: httpx.AsyncClient, kinds: list[str], weights: list[f
                     game = new
                 else:
                     game = None
-            status = r.status_code
             if status >= 500:
-                detail = r.text
-        except (httpx.HTTPError, OSError) as e:
+                detail = body.decode(errors="replace")
+        except (httpx.HTTPError, OSError, asyncio.TimeoutError, asyncio.IncompleteReadError,
+                ValueError) as e:
             detail = f"{type(e).__name__}: {e}"
         stats.add(kind, time.perf_counter() - t0, status, detail)
+
+
+class HttpxClient:
+    """The same ``request`` on an httpx client (heavier: ``--httpx``)."""
+
+    def __init__(self, http: httpx.AsyncClient) -> None:
+        self.http = http
+
+    async def request(self, method: str, path: str, body: bytes = b"",
+                      content_type: str = "application/json") -> tuple[int, bytes]:
+        r = await self.http.request(method, path, content=body, headers={"content-type": content_type})
+        return r.status_code, r.content
+
+
+def multipart(field: str, filename: str, payload: bytes, mime: str) -> tuple[bytes, str]:
+    """A multipart/form-data body with one file, and its content type."""
+    boundary = "piki-load-" + os.urandom(8).hex()
+    head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; "
+            f"filename=\"{filename}\"\r\nContent-Type: {mime}\r\n\r\n").encode()
+    return head + payload + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
 
 
 def full_hands(n: int = 10) -> list[list[str]]:
@@ -168,25 +194,56 @@ def full_hands(n: int = 10) -> list[list[str]]:
 
 
 async def run(url: str, clients: int, seconds: float, mix: dict[str, float], advice_time: float,
-              token: str | None) -> Stats:
+              token: str | None, use_httpx: bool = False) -> Stats:
     mid, late = records()
-    data = {"mid": mid, "late": late, "jpeg": jpeg(), "full": full_hands()}
+    scan, scan_type = multipart("image", "f.jpg", jpeg(), "image/jpeg")
+    data = {"mid": [json.dumps(r).encode() for r in mid], "late": [json.dumps(r).encode() for r in late],
+            "scan": scan, "scan_type": scan_type, "full": full_hands()}
     stats = Stats()
     kinds = [k for k, w in mix.items() if w > 0]
     weights = [mix[k] for k in kinds]
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=url, timeout=httpx.Timeout(120, connect=10),
-                                 limits=limits, headers=headers) as http:
-        until = time.monotonic() + seconds
-        await asyncio.gather(*(client_loop(http, kinds, weights, until, stats, data,
+    until = time.monotonic() + seconds
+
+    async def loops(make) -> None:
+        await asyncio.gather(*(client_loop(make(), kinds, weights, until, stats, data,
                                            random.Random(i), advice_time) for i in range(clients)))
+
+    if use_httpx:
+        limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+        async with httpx.AsyncClient(base_url=url, timeout=httpx.Timeout(120, connect=10),
+                                     limits=limits, headers=headers) as http:
+            shared = HttpxClient(http)
+            await loops(lambda: shared)
+    else:
+        conns: list[RawClient] = []
+
+        def make() -> RawClient:
+            conns.append(RawClient(url, headers, timeout=120, connect_timeout=10))
+            return conns[-1]
+
+        try:
+            await loops(make)
+        finally:
+            for c in conns:
+                c.close()
     return stats
 
 
-def start_server(db: str) -> tuple[subprocess.Popen, str]:
+def run_sync(*args, **kwargs) -> Stats:
+    """``run`` on uvloop when it is installed (a lighter client), else on asyncio's loop."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(run(*args, **kwargs))
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(run(*args, **kwargs))
+
+
+def start_server(db: str, workers: int | None = None) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--db", db],
+    extra = ["--workers", str(workers)] if workers else []
+    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--db", db, *extra],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -206,10 +263,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--url", default=None, help="an already running server (default: start one)")
     ap.add_argument("--db", default=None, help="database for the started server (default: a temp SQLite file)")
+    ap.add_argument("--server-workers", type=int, default=None, metavar="N",
+                    help="server processes of the started server (piki serve --workers; default: its own)")
     ap.add_argument("--mix", default="state=5,check=2,game=2,advice=1,scan=1")
     ap.add_argument("--advice-time", type=float, default=0.1)
     ap.add_argument("--token", default=os.environ.get("PIKI_TOKEN"))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--httpx", action="store_true", help="clients on httpx (heavier) instead of raw HTTP/1.1")
     args = ap.parse_args(argv)
     mix = {}
     for part in args.mix.split(","):
@@ -226,10 +286,11 @@ def main(argv: list[str] | None = None) -> int:
             db = os.path.join(tmp.name, "load.db")
         else:
             db = args.db
-        proc, url = start_server(db)
+        proc, url = start_server(db, args.server_workers)
     try:
         t0 = time.monotonic()
-        stats = asyncio.run(run(url, args.clients, args.seconds, mix, args.advice_time, args.token))
+        stats = run_sync(url, args.clients, args.seconds, mix, args.advice_time, args.token,
+                         use_httpx=args.httpx)
         wall = time.monotonic() - t0
     finally:
         if proc is not None:
@@ -248,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
                      "mean_ms": round(1000 * statistics.fmean(lat), 1) if lat else None})
     total = sum(r["requests"] for r in rows)
     errors = sum(r["errors"] for r in rows)
-    summary = {"clients": args.clients, "seconds": round(wall, 1), "requests": total,
+    summary = {"clients": args.clients, "client": "httpx" if args.httpx else "raw", "seconds": round(wall, 1), "requests": total,
                "requests_per_s": round(total / wall, 1), "errors": errors, "kinds": rows,
                "error_examples": stats.examples}
     if args.json:

@@ -12,8 +12,9 @@ from advisor.state import Phase
 
 from ..config import Settings
 from ..deps import advice_options, get_games, get_settings, ws_token_ok
-from ..frames import answer_question, process_frame, process_scan
+from ..frames import answer_question, process_scan
 from ..games import GameConflict, GameService
+from ..scanning import scan_upload
 from ..schemas import AnswerIn, BidIn, DetectionsIn, ErrorOut, GameCreate, HandIn, NextHandIn, PlayIn
 from .records import run_advice
 from .scan import read_upload
@@ -100,11 +101,18 @@ async def game_advice(request: Request, game_id: str = GameId, games: GameServic
 
 @router.post("/{game_id}/frames", responses={**_ERR, 413: {"model": ErrorOut}, 415: {"model": ErrorOut}},
              summary="one camera frame: cards seen, proposed/confirmed plays, questions")
-async def add_frame(game_id: str = GameId, image: UploadFile = File(...),
+async def add_frame(request: Request, game_id: str = GameId, image: UploadFile = File(...),
                     games: GameService = Depends(get_games),
                     settings: Settings = Depends(get_settings)) -> dict[str, Any]:
     data = await read_upload(image, settings)
-    return await run_in_threadpool(process_frame, games, game_id, data, settings)
+    return await frame(request.app, games, game_id, data, settings)
+
+
+async def frame(app, games: GameService, game_id: str, data: bytes, settings: Settings) -> dict[str, Any]:
+    """One camera frame: 404 before the (slower) scan, the scan in a scan slot, then the tracker."""
+    await run_in_threadpool(games.load, game_id)
+    scan = await scan_upload(app, data, settings)
+    return await run_in_threadpool(process_scan, games, game_id, scan, settings)
 
 
 @router.post("/{game_id}/detections", responses=_ERR,
@@ -179,7 +187,7 @@ async def frames_ws(ws: WebSocket, game_id: str):
                                                  "or {\"type\": \"ping\"})", "status": 400})
                 continue
             try:
-                out = await run_in_threadpool(process_frame, games, game_id, data, settings)
+                out = await frame(ws.app, games, game_id, data, settings)
             except ImageRejected as e:
                 out = {"error": e.detail, "status": e.status}
             except Unavailable as e:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from advisor.record import HandRecord, check, replay, state_json
 
 from ..deps import advice_options
+from ..gate import leave
 from ..schemas import ErrorOut, HandRecordIn
 
 router = APIRouter(tags=["records"])
@@ -22,18 +23,22 @@ def _record(body: HandRecordIn) -> HandRecord:
 
 
 async def run_advice(request: Request, kind: str, record: HandRecord, opts: dict) -> dict[str, Any]:
-    """Advice computed in the worker processes (see :mod:`api.workers`)."""
-    return await request.app.state.advice.run(kind, record.to_json(), opts)
+    """Advice computed in the worker processes (see :mod:`api.workers`), outside the gate."""
+    record_json = record.to_json()
+    leave(request.scope)
+    return await request.app.state.advice.run(kind, record_json, opts)
 
 
+# state and check run on the event loop: a replay of at most 52 cards (the body is already
+# parsed there) costs less than the hop to a worker thread and back.
 @router.post("/state", summary="the state after a hand record (as `piki state`)", responses=_ERRORS)
-def post_state(body: HandRecordIn) -> dict[str, Any]:
+async def post_state(body: HandRecordIn) -> dict[str, Any]:
     return state_json(replay(_record(body)))
 
 
 @router.post("/check", summary="is the record legal? (as `piki check`, HTTP 200 either way)",
              responses={422: _ERRORS[422]})
-def post_check(body: HandRecordIn) -> dict[str, Any]:
+async def post_check(body: HandRecordIn) -> dict[str, Any]:
     errors = check(_record(body))
     return {"legal": not errors, "errors": [e.to_json() for e in errors]}
 

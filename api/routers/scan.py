@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, File, UploadFile
+from fastapi import APIRouter, Depends, File, Request, UploadFile
 
 from ..config import Settings
 from ..deps import get_settings
 from ..errors import ImageRejected
-from ..images import scan_bytes
+from ..scanning import scan_upload
 from ..schemas import ErrorOut
 
 router = APIRouter(tags=["scan"])
@@ -25,10 +25,8 @@ async def read_upload(image: UploadFile, settings: Settings) -> bytes:
 @router.post("/scan", summary="cards in a photo (as `piki scan`)",
              responses={413: {"model": ErrorOut}, 415: {"model": ErrorOut},
                         422: {"model": ErrorOut}, 503: {"model": ErrorOut}})
-async def post_scan(image: UploadFile = File(..., description="JPEG, PNG or WebP photo"),
+async def post_scan(request: Request, image: UploadFile = File(..., description="JPEG, PNG or WebP photo"),
                     settings: Settings = Depends(get_settings)) -> dict[str, Any]:
-    from starlette.concurrency import run_in_threadpool
-
     data = await read_upload(image, settings)
-    result = await run_in_threadpool(scan_bytes, data, settings)
+    result = await scan_upload(request.app, data, settings)
     return {"image": image.filename or "upload", **result}

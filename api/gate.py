@@ -1,0 +1,99 @@
+"""Admission: at most ``Settings.active_requests`` API requests are worked on at once.
+
+The others wait in arrival order, each with its body already received (a slow upload does not
+hold a place). Without it every request starts at once and they share the cores, the GIL and the
+worker pools however the scheduler decides; under a burst the requests of the kind whose
+resource is scarcest (detector slots, advice workers) pile up behind it and take seconds while
+the others come back in milliseconds. With one queue in front, the wait is shared fairly and
+every request, once admitted, runs on an uncrowded server.
+
+Only ``/v1/`` HTTP requests pass the gate: health checks, the page and WebSockets do not. A
+request that goes on to wait for something outside this process (advice, computed by the
+worker processes for up to ``advice_timeout``) gives its place up first (:func:`leave`), so a
+few long searches cannot hold the gate shut for everyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+class Admission:
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+        self._sem: asyncio.Semaphore | None = None  # made on the server's event loop
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope.get("path", "").startswith("/v1/"):
+            await self.app(scope, receive, send)
+            return
+        try:
+            received = await _whole_body(receive)
+        except HTTPException as e:  # over the size limit (BodyLimit)
+            await _send_error(send, e.status_code, str(e.detail))
+            return
+        if self._sem is None:
+            self._sem = asyncio.Semaphore(self.limit)
+        await self._sem.acquire()
+        ticket = _Ticket(self._sem)
+        scope[_KEY] = ticket
+        try:
+            await self.app(scope, _replay(received, receive), send)
+        finally:
+            ticket.release()
+
+
+_KEY = "piki.admission"
+
+
+class _Ticket:
+    """A request's place in the gate, given back once (at the end, or earlier by ``leave``)."""
+
+    def __init__(self, sem: asyncio.Semaphore) -> None:
+        self._sem: asyncio.Semaphore | None = sem
+
+    def release(self) -> None:
+        if self._sem is not None:
+            self._sem.release()
+            self._sem = None
+
+
+def leave(scope: Scope) -> None:
+    """Give up the request's place in the gate (before a long wait elsewhere); no-op outside it."""
+    ticket = scope.get(_KEY)
+    if ticket is not None:
+        ticket.release()
+
+
+async def _whole_body(receive: Receive) -> list[Message]:
+    messages = []
+    while True:
+        msg = await receive()
+        messages.append(msg)
+        if msg["type"] != "http.request" or not msg.get("more_body", False):
+            return messages
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    pending = list(messages)
+
+    async def replay() -> Message:
+        if pending:
+            return pending.pop(0)
+        return await receive()  # after the body: a disconnect, when it comes
+
+    return replay
+
+
+async def _send_error(send: Send, status: int, detail: str) -> None:
+    import json
+
+    body = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
