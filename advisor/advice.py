@@ -17,10 +17,14 @@ from .search import (
 )
 from .inference import SampledDeal
 from .state import HandState, Phase
+from .bots.heuristic_bid import choose_bid
 from .view import seat_view
 
 DEFAULT_PLAY_BUDGET = 0.35
 DEFAULT_BID_BUDGET = 0.7
+NIL_MIN_PROBABILITY = 0.7  # a nil proposed by the simulation alone needs this chance to make
+BID_TIE_POINTS = 15.0  # expected points within which the trick-counting bid is preferred
+NIL_BID_TIE_POINTS = 40.0  # the same for a nil chosen by the nil rules
 
 
 def _rng(seed: int | None) -> random.Random:
@@ -59,14 +63,32 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
     model = bid_samples(state, time_budget=budget, rng=rng, hide_hand=not looked)
     rows += _bid_table(state, model)
     rows.sort(key=lambda r: -r["expected_points"])
-    best = next(r for r in rows if r["bid"] != "blind_nil")
+    # A nil is advised only when it makes often enough: its expected points hide a swing of
+    # twice the nil value, and a failed nil usually sinks the partner's contract too.
+    best = next(r for r in rows if r["bid"] != "blind_nil"
+                and (r["bid"] != 0 or model.nil_p >= NIL_MIN_PROBABILITY))
+    rule_reason = None
+    if looked:
+        # The trick-counting bid wins near-ties: in duplicate matches its bids, played by the
+        # search, scored about 20 points a hand more than the simulation's own top bid (whose
+        # nil choices in particular are noisier than the counting rules).
+        rule = choose_bid(state)
+        rule_row = next((r for r in rows if r["bid"] == rule), None)
+        if rule_row is not None and rule_row is not best:
+            gap = best["expected_points"] - rule_row["expected_points"]
+            if gap <= (NIL_BID_TIE_POINTS if rule == 0 else BID_TIE_POINTS):
+                rule_reason = ("bid_rule", {"bid": rule, "top": best["bid"], "gap": gap})
+                best = rule_row
     recommend = "blind_nil" if take_blind else best["bid"]
     nil_p = model.nil_p
     tricks = model.team_tricks
     pbid = state.bids[partner]
     if not take_blind:
         reasons.append(("bid_best", {"bid": recommend, "points": best["expected_points"],
-                                     "tricks": tricks, "samples": len(model.solved)}))
+                                     "tricks": tricks, "samples": len(model.means),
+                                     "solved": len(model.solved)}))
+        if rule_reason is not None:
+            reasons.append(rule_reason)
         if pbid is None:
             reasons.append(("bid_partner_unknown", {}))
         elif is_nil(pbid):

@@ -24,13 +24,14 @@ import math
 
 from .handeval import estimate_tricks
 
-# Fitted by least squares on double-dummy results of random deals (scripts/fit_bid_model.py):
+# Fitted by least squares on double-dummy results of 700 random deals (1,346 team rows;
+# `python scripts/fit_bid_model.py --deals 700 --nil-deals 700 --nil-plays 3000`):
 # intercept, then one weight per feature of team_features, in that order.
-WEIGHTS = (-4.5287, 0.1196, 0.1058, 0.4053, 0.2777, 0.1276, 1.4984, 1.1591, 0.6353, 0.3591, 0.3406,
-           1.3308, 0.7148, 0.2547, 0.3927, -0.053)
+WEIGHTS = (-4.3362, 0.21, 0.0762, 0.3832, 0.2027, 0.1805, 1.5805, 0.9736, 0.6015, 0.3841, 0.2123,
+           1.2367, 0.6559, 0.2853, 0.4292, -0.0096)
 # Root-mean-square error of the fit on held-out deals: the spread of double-dummy tricks around
 # the estimate, used until enough deals of the position itself are solved.
-PRIOR_SIGMA = 0.905
+PRIOR_SIGMA = 1.137
 PRIOR_WEIGHT = 4  # how many solved deals the prior is worth
 
 
@@ -93,11 +94,11 @@ def correction(residuals: list[float]) -> tuple[float, float]:
 
 # Logistic fit of "the nil takes no trick double-dummy" on random deals with nil_risk <= 1.6
 # (scripts/fit_bid_model.py): intercept, nil_risk, the heuristic bot's nil_danger.
-NIL_WEIGHTS = (0.543, -0.873, -0.708)
+NIL_WEIGHTS = (0.909, -1.478, -0.694)
 # The same fit on nils played out by the heuristic bot at all four seats: real play makes far
 # more nils than double dummy, where the defenders see every card (0.72 against 0.38 for the
 # hands the heuristic bot bids nil with).
-NIL_PLAY_WEIGHTS = (2.126, -1.33, -0.557)
+NIL_PLAY_WEIGHTS = (1.921, -1.242, -0.546)
 NIL_DD_WEIGHT = 0.5  # how far the position's own double-dummy verdicts move the real-play prior
 
 

@@ -31,7 +31,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "set_them": "The opponents need {need} more trick(s) for {contract}: stopping them is worth"
                     " {value} points.",
         "bid_best": "Bid {bid}: about {points:+.0f} points expected; your team takes {tricks:.1f} tricks"
-                    " on average over {samples} simulated deals.",
+                    " on average over {samples} simulated deals ({solved} of them solved exactly).",
+        "bid_rule": "{bid} is what counting the hand's tricks says (aces, guarded kings, spades,"
+                    " ruffs, the nil rules); the simulation puts it only {gap:.0f} points below {top},"
+                    " and it plays every deal with all cards in view.",
         "bid_partner": "Partner bid {bid}.",
         "bid_partner_unknown": "Partner has not bid yet; their bid is estimated from each simulated hand.",
         "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
@@ -70,7 +73,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "set_them": "Przeciwnikom brakuje {need} lew do kontraktu {contract}: powstrzymanie ich jest"
                     " warte {value} pkt.",
         "bid_best": "Licytuj {bid}: oczekiwane ok. {points:+.0f} pkt; twoja para bierze średnio"
-                    " {tricks:.1f} lew w {samples} symulowanych rozdaniach.",
+                    " {tricks:.1f} lew w {samples} symulowanych rozdaniach ({solved} z nich rozwiązanych"
+                    " dokładnie).",
+        "bid_rule": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
+                    " zasady nila); symulacja ocenia to tylko {gap:.0f} pkt niżej niż {top},"
+                    " a rozgrywa każde rozdanie przy odkrytych kartach.",
         "bid_partner": "Partner zgłosił {bid}.",
         "bid_partner_unknown": "Partner jeszcze nie licytował; jego odzywka jest szacowana z każdej"
                                " symulowanej ręki.",
