@@ -13,7 +13,7 @@ from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import errors
+from . import docs_page, errors
 from .config import Settings
 from .deps import require_token
 from .gate import Admission
@@ -96,7 +96,8 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
         app.state.storage.close()
 
     app = FastAPI(title="piki", version="0.1.0", description=DESCRIPTION, lifespan=lifespan,
-                  license_info={"name": "AGPL-3.0-or-later"})
+                  license_info={"name": "AGPL-3.0-or-later"},
+                  docs_url=None, redoc_url=None)  # their pages load scripts from a CDN
     app.state.settings = settings
     app.state.storage = storage or open_storage(settings.db)
     app.state.games = GameService(app.state.storage)
@@ -110,6 +111,7 @@ def create_app(settings: Settings | None = None, storage: Storage | None = None)
     app.include_router(games.router, prefix="/v1", dependencies=protected)
     app.include_router(games.ws_router, prefix="/v1")  # checks the token itself
     app.include_router(web.router)
+    docs_page.install(app, token_prefixes=("/v1/",))  # /docs: the API reference, built here from the schema; /redoc -> /docs
     app.mount("/static", StaticFiles(directory=str(web.WEB_DIR)), name="static")
 
     if settings.cors_origins:
