@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from . import runtime
-from .crops import CONTEXT, crop_patch, to_tensor
+from .crops import CONTEXT, PATCH, crop_patch, to_tensor
 from .labels import RANK_CLASSES, SUIT_CLASSES
 
 
@@ -28,7 +28,9 @@ class Classifier:
             return np.zeros((0, len(RANK_CLASSES)), np.float32), np.zeros((0, len(SUIT_CLASSES)), np.float32)
         sess = runtime.session(self.model_path)
         n = len(boxes)
-        x = to_tensor([crop_patch(img, b, context=c) for c in self.contexts for b in boxes])
+        side = sess.get_inputs()[0].shape[-1]  # the patch side the model was exported with
+        size = side if isinstance(side, int) else PATCH
+        x = to_tensor([crop_patch(img, b, size=size, context=c) for c in self.contexts for b in boxes])
         rank, suit = sess.run(None, {sess.get_inputs()[0].name: x})
         k = len(self.contexts)  # average over the patch framings
         rank_p = _softmax(rank).reshape(k, n, -1).mean(0)

@@ -2,12 +2,13 @@
 
     python -m vision.train [--out runs/vision] [--scenes 4000] [--val-scenes 300]
                            [--epochs 30] [--hours 1.25] [--finetune-hours 0.3] [--imgsz 320] [--threads 2]
-                           [--classifier-epochs 8] [--finetune-epochs 3] [--skip-detector] [--skip-classifier]
+                           [--classifier-epochs 3] [--classifier-hours 1.25] [--patch-copies 3]
+                           [--finetune-epochs 0] [--export-dir models] [--skip-detector] [--skip-classifier]
 
 Steps, each resumable (run the same command again after an interruption):
  1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
  2. corner-index detector: tiny YOLOv8 (vision/training/corner-yolov8t.yaml), one class, ultralytics
- 3. corner-patch classifier: small CNN, rank + suit heads, torch
+ 3. corner-patch classifier: small CNN, rank + suit heads, torch (patches cached in OUT/patches.npz)
  4. ONNX export: models/corner_detector.onnx, models/corner_classifier.onnx
 Needs the packages in requirements-train.txt (torch, ultralytics, onnx); the runtime does not.
 """
@@ -41,9 +42,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--imgsz", type=int, default=320)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--classifier-epochs", type=int, default=8)
-    ap.add_argument("--finetune-epochs", type=int, default=3,
+    ap.add_argument("--classifier-epochs", type=int, default=3)
+    ap.add_argument("--classifier-hours", type=float, default=1.25,
+                    help="classifier time budget: no new epoch starts once it is spent (0: none)")
+    ap.add_argument("--patch-copies", type=int, default=3,
+                    help="jittered patches cut around each labelled corner index")
+    ap.add_argument("--negatives", type=int, default=8, help="'not an index' patches per training scene")
+    ap.add_argument("--max-angle", type=float, default=8.0, help="training patches turned by up to this (deg)")
+    ap.add_argument("--finetune-epochs", type=int, default=0,
                     help="second classifier pass on freshly cut patches at a lower learning rate")
+    ap.add_argument("--export-dir", type=Path, default=MODELS, help="where the ONNX files are written")
     ap.add_argument("--skip-detector", action="store_true")
     ap.add_argument("--skip-classifier", action="store_true")
     args = ap.parse_args(argv)
@@ -71,27 +79,30 @@ def main(argv: list[str] | None = None) -> int:
             weights = finetune_detector(weights, synth / "data.yaml", args.out, args.finetune_hours,
                                         args.imgsz, args.batch, args.threads)
             log(f"detector fine-tuned in {time.time() - t0:.0f} s: {weights}")
-        export_detector(weights, MODELS / "corner_detector.onnx", args.imgsz)
-        log(f"exported {MODELS / 'corner_detector.onnx'}")
+        export_detector(weights, args.export_dir / "corner_detector.onnx", args.imgsz)
+        log(f"exported {args.export_dir / 'corner_detector.onnx'}")
 
     if not args.skip_classifier:
         import numpy as np
 
+        from vision.crops import PATCH
         from vision.training.classifier import build_patches, export_classifier, train_classifier
 
         cache = args.out / "patches.npz"
-        if cache.exists():
-            data = np.load(cache)
+        data = np.load(cache) if cache.exists() else None
+        if data is not None and data["xt"].shape[1] == PATCH:
             train = (data["xt"], data["rt"], data["st"])
             val = (data["xv"], data["rv"], data["sv"])
-        else:
+        else:  # none yet, or cut for another patch size
             log("cutting corner patches")
-            train = build_patches(synth, "train", args.seed)
+            train = build_patches(synth, "train", args.seed, negatives_per_image=args.negatives,
+                                  copies=args.patch_copies, max_angle=args.max_angle)
             val = build_patches(synth, "val", args.seed + 1)
             np.savez(cache, xt=train[0], rt=train[1], st=train[2], xv=val[0], rv=val[1], sv=val[2])
         log(f"classifier: {len(train[0])} train patches, {len(val[0])} val patches")
         t0 = time.time()
-        model = train_classifier(train, val, args.out, args.classifier_epochs, args.threads, log=log)
+        model = train_classifier(train, val, args.out, args.classifier_epochs, args.threads, log=log,
+                                 hours=args.classifier_hours or None)
         log(f"classifier trained in {time.time() - t0:.0f} s")
         if args.finetune_epochs:
             cache2 = args.out / "patches_finetune.npz"
@@ -100,15 +111,16 @@ def main(argv: list[str] | None = None) -> int:
                 train2 = (data["xt"], data["rt"], data["st"])
             else:
                 log("cutting a second set of corner patches")
-                train2 = build_patches(synth, "train", args.seed + 7)
+                train2 = build_patches(synth, "train", args.seed + 7, negatives_per_image=args.negatives,
+                                       copies=args.patch_copies, max_angle=args.max_angle)
                 np.savez(cache2, xt=train2[0], rt=train2[1], st=train2[2])
             t0 = time.time()
             model = train_classifier(train2, val, args.out, args.finetune_epochs, args.threads, log=log,
                                      init=args.out / "classifier_last.pt", max_lr=1e-3,
                                      seed=args.seed + 7, name="finetune")
             log(f"classifier fine-tuned in {time.time() - t0:.0f} s")
-        export_classifier(model, MODELS / "corner_classifier.onnx")
-        log(f"exported {MODELS / 'corner_classifier.onnx'}")
+        export_classifier(model, args.export_dir / "corner_classifier.onnx")
+        log(f"exported {args.export_dir / 'corner_classifier.onnx'}")
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
     return 0
 
