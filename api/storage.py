@@ -10,6 +10,10 @@ Concurrency: an event is stored at ``seq`` = the number of events before it; the
 (game_id, seq) makes a second writer that saw the same log fail with :class:`Conflict` instead of
 silently interleaving (several server processes may share one PostgreSQL database).
 
+The camera tracker's memory (one JSON per game) is replaced by compare-and-swap:
+``set_tracker(game_id, new, expected=old)`` writes only while the stored tracker is still ``old``
+(the one the caller read) and says whether it did; the caller re-reads and retries on ``False``.
+
 >>> s = open_storage(":memory:")
 >>> s.create_game("g1", {"dealer": "N"})
 >>> s.append_event("g1", 0, {"type": "bid", "bid": 3})
@@ -40,6 +44,14 @@ class Conflict(StorageError):
 
 class NotFound(StorageError):
     """No game with that id."""
+
+
+class _Any:
+    def __repr__(self) -> str:
+        return "ANY"
+
+
+ANY = _Any()  # ``set_tracker(..., expected=ANY)``: write whatever is stored (no compare-and-swap)
 
 
 @dataclass
@@ -85,7 +97,32 @@ class Storage:
     def append_event(self, game_id: str, seq: int, event: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def set_tracker(self, game_id: str, tracker: dict[str, Any] | None) -> None:
+    def set_tracker(self, game_id: str, tracker: dict[str, Any] | None,
+                    expected: Any = ANY) -> bool:
+        """Store the game's tracker; with ``expected`` (the tracker as read: a dict, or None for
+        none) only while the stored one is still that. True when written; False when another
+        writer changed it meanwhile (or there is no such game)."""
+        if expected is ANY:
+            return self._update_tracker(game_id, tracker, ANY)
+        text = _tracker_text(expected)
+        if self._update_tracker(game_id, tracker, text):
+            return True
+        # The stored text may be an equal tracker in another spelling (written by an older
+        # version, or empty text for none): compare what it means, then swap on that text.
+        try:
+            stored = self._tracker_raw(game_id)
+        except NotFound:
+            return False
+        if stored == text or _parse_tracker(stored) != expected:
+            return False
+        return self._update_tracker(game_id, tracker, stored)
+
+    def _update_tracker(self, game_id: str, tracker: dict[str, Any] | None, old: Any) -> bool:
+        """UPDATE the tracker (where the stored text is ``old`` unless ``old`` is ANY)."""
+        raise NotImplementedError
+
+    def _tracker_raw(self, game_id: str) -> str | None:
+        """The tracker column as stored (raises NotFound)."""
         raise NotImplementedError
 
     def list_games(self, limit: int = 100) -> list[GameRow]:
@@ -99,11 +136,19 @@ class Storage:
 
 
 def _row(r) -> GameRow:
-    return GameRow(r[0], float(r[1]), json.loads(r[2]), json.loads(r[3]) if r[3] else None)
+    return GameRow(r[0], float(r[1]), json.loads(r[2]), _parse_tracker(r[3]))
 
 
 def _dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _parse_tracker(text: str | None) -> dict[str, Any] | None:
+    return json.loads(text) if text else None
+
+
+def _tracker_text(tracker: dict[str, Any] | None) -> str | None:
+    return None if tracker is None else _dump(tracker)
 
 
 BUSY_TIMEOUT = 30.0  # seconds a SQLite write waits for another process's write lock
@@ -167,7 +212,7 @@ class SQLiteStorage(Storage):
             else:
                 self._readers.put(conn)
 
-    def _write(self, sql: str, params: tuple) -> None:
+    def _write(self, sql: str, params: tuple) -> int:
         """One statement, committed on its own (autocommit: a single call, so under load the
         thread gives up and takes back the GIL once, not three times, while holding the lock).
 
@@ -179,8 +224,7 @@ class SQLiteStorage(Storage):
         with self._lock:
             while True:
                 try:
-                    self._conn.execute(sql, params)
-                    return
+                    return self._conn.execute(sql, params).rowcount
                 except sqlite3.OperationalError as e:
                     if "locked" not in str(e) and "busy" not in str(e):
                         raise StorageError(f"SQLite: {e}") from None
@@ -216,9 +260,19 @@ class SQLiteStorage(Storage):
                 raise NotFound(game_id) from None
             raise Conflict(f"event {seq} of game {game_id} was stored by another request") from None
 
-    def set_tracker(self, game_id: str, tracker: dict[str, Any] | None) -> None:
-        self._write("UPDATE games SET tracker = ? WHERE id = ?",
-                    (None if tracker is None else _dump(tracker), game_id))
+    def _update_tracker(self, game_id: str, tracker: dict[str, Any] | None, old: Any) -> bool:
+        if old is ANY:
+            return self._write("UPDATE games SET tracker = ? WHERE id = ?",
+                               (_tracker_text(tracker), game_id)) > 0
+        return self._write("UPDATE games SET tracker = ? WHERE id = ? AND tracker IS ?",
+                           (_tracker_text(tracker), game_id, old)) > 0
+
+    def _tracker_raw(self, game_id: str) -> str | None:
+        with self._read() as c:
+            r = c.execute("SELECT tracker FROM games WHERE id = ?", (game_id,)).fetchone()
+        if r is None:
+            raise NotFound(game_id)
+        return r[0]
 
     def list_games(self, limit: int = 100) -> list[GameRow]:
         with self._read() as c:
@@ -333,9 +387,22 @@ class PostgresStorage(Storage):
         except psycopg.errors.UniqueViolation:
             raise Conflict(f"event {seq} of game {game_id} was stored by another request") from None
 
-    def set_tracker(self, game_id: str, tracker: dict[str, Any] | None) -> None:
-        self._run(lambda c: c.execute("UPDATE games SET tracker = %s WHERE id = %s",
-                                      (None if tracker is None else _dump(tracker), game_id)))
+    def _update_tracker(self, game_id: str, tracker: dict[str, Any] | None, old: Any) -> bool:
+        if old is ANY:
+            n = self._run(lambda c: c.execute("UPDATE games SET tracker = %s WHERE id = %s",
+                                              (_tracker_text(tracker), game_id)).rowcount)
+        else:
+            n = self._run(lambda c: c.execute(
+                "UPDATE games SET tracker = %s WHERE id = %s AND tracker IS NOT DISTINCT FROM %s::text",
+                (_tracker_text(tracker), game_id, old)).rowcount)
+        return n > 0
+
+    def _tracker_raw(self, game_id: str) -> str | None:
+        r = self._run(lambda c: c.execute(
+            "SELECT tracker FROM games WHERE id = %s", (game_id,)).fetchone())
+        if r is None:
+            raise NotFound(game_id)
+        return r[0]
 
     def list_games(self, limit: int = 100) -> list[GameRow]:
         rows = self._run(lambda c: c.execute(

@@ -234,3 +234,38 @@ def test_load_benchmark_smoke(tmp_path):
     out = json.loads(p.stdout)
     assert out["errors"] == 0 and out["requests"] > 0 and out["client"] == "raw"
     assert {k["kind"] for k in out["kinds"]} == {"state", "check", "game", "scan"}
+
+
+def test_priority_gate_serves_frames_first_and_survives_cancelled_waiters():
+    import asyncio
+
+    from api.gate import OTHER, SCAN, PriorityGate, priority
+
+    assert priority("POST", "/v1/scan") == SCAN
+    assert priority("POST", "/v1/games/abc/frames") == SCAN
+    assert priority("POST", "/v1/games/abc/detections") == SCAN
+    assert priority("GET", "/v1/games/abc") == OTHER
+    assert priority("POST", "/v1/advice/play") == OTHER
+
+    async def run() -> list[str]:
+        gate = PriorityGate(1)
+        served: list[str] = []
+        await gate.acquire(OTHER)  # the one place is taken
+
+        async def request(name: str, prio: int) -> None:
+            await gate.acquire(prio)
+            served.append(name)
+            await asyncio.sleep(0)
+            gate.release()
+
+        tasks = [asyncio.create_task(request(n, p)) for n, p in
+                 (("state1", OTHER), ("gone", SCAN), ("state2", OTHER), ("frame", SCAN))]
+        await asyncio.sleep(0)
+        tasks[1].cancel()  # a client that went away while waiting
+        await asyncio.sleep(0)
+        gate.release()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert gate.active == 0
+        return served
+
+    assert asyncio.run(run()) == ["frame", "state1", "state2"]
