@@ -19,7 +19,7 @@ class Settings:
     max_time_budget: float = 30.0
     advice_timeout: float = 300.0  # a request waits at most this long for the advice workers
     stable_frames: int = 3  # frames a card must stay on the table to count as played
-    active_requests: int = 8  # API requests worked on at once; the others queue in arrival order
+    active_requests: int = 3  # API requests worked on at once; the others queue (frames first)
     scan_slots: int = 2  # card detector runs at once (each on one core); more frames queue
 
 

@@ -33,7 +33,7 @@ def settings_from_env() -> Settings:
     except ValueError:
         raise ConfigError("PIKI_ADVICE_TIME and PIKI_ADVICE_TIMEOUT must be numbers of seconds") from None
     counts = {}
-    for name, field, default in (("PIKI_ACTIVE_REQUESTS", "active_requests", 8),
+    for name, field, default in (("PIKI_ACTIVE_REQUESTS", "active_requests", 3),
                                  ("PIKI_SCAN_SLOTS", "scan_slots", 2)):
         try:
             counts[field] = int(os.environ.get(name) or default)
