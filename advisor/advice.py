@@ -151,7 +151,7 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
             reasons.append(("best_card", {"card": str(best.card), "tricks": best.tricks,
                                           "points": best.points, "samples": analysis.samples}))
             top = analysis.moves[0]
-            if best is not top and any(s in (seat, (seat + 2) & 3) for s in analysis.nils):
+            if best is not top and analysis.team_nil_live:
                 reasons.append(("nil_technique", {"card": str(best.card), "top": str(top.card),
                                                   "gap": top.points - best.points}))
             second = moves[1]

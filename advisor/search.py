@@ -24,7 +24,6 @@ TEAM_MASK = (0b0101, 0b1010)
 # Search nodes one solve may use (about 0.1-0.3 s here); a deal that needs more is skipped.
 NODE_LIMIT = 1_500_000
 NIL_HOPELESS = 1.6  # handeval.nil_risk above which a nil is not searched (it never makes)
-TIE_BREAK = True
 
 
 def hand_value(rules, score) -> float:
@@ -34,7 +33,7 @@ def hand_value(rules, score) -> float:
     costs penalty / limit points in the long run (10 under the usual rules); a hand that reaches
     the limit already pays the penalty in its points. Used for bids; card play counts plain hand
     points, because ducking to the exact double-dummy contract gets sets in real play (measured:
-    a bag-charged play objective lost 19 points a hand more against the heuristic bot).
+    a bag-charged play objective lost about 18 points a hand more against the heuristic bot).
     """
     bag = rules.bags
     if bag is None or score.bag_penalty:
@@ -100,6 +99,11 @@ class PlayAnalysis:
     samples: int
     elapsed: float
     nils: list[int]
+
+    @property
+    def team_nil_live(self) -> bool:
+        """The acting seat's own nil or its partner's is still alive."""
+        return any(s in (self.seat, (self.seat + 2) & 3) for s in self.nils)
 
 
 def _solver_args(state: HandState, remaining: tuple[int, int, int, int]):
@@ -195,10 +199,9 @@ def best_move(state: HandState, analysis: PlayAnalysis) -> MoveStats:
 
     moves = analysis.moves
     top = moves[0]
-    if len(moves) < 2 or not TIE_BREAK:
+    if len(moves) < 2:
         return top
-    seat = analysis.seat
-    window = NIL_TIE_POINTS if any(s in (seat, (seat + 2) & 3) for s in analysis.nils) else TIE_POINTS
+    window = NIL_TIE_POINTS if analysis.team_nil_live else TIE_POINTS
     tied = {int(m.card): m for m in moves if top.points - m.points <= window}
     if len(tied) < 2:
         return top
@@ -211,8 +214,7 @@ class BidSample:
     team_tricks: int  # double-dummy tricks of the bidder's team
     nil_ok: bool  # the bidder, as a nil, takes no trick against best defence
     partner_alone: int  # partner's tricks when the bidder is nil (double-dummy, team covering)
-    partner_bid: int | None  # the partner's (known or estimated) bid
-    own_hand: int = 0  # the bidder's 13 cards in this sample
+    partner_bid: int  # the partner's (known or estimated) bid
 
 
 @dataclass
@@ -252,14 +254,16 @@ def bid_samples(
     start = time.perf_counter()
     deals = sample_deals(state, seat, max(estimate_samples, max_samples), rng, hide_observer=hide_hand)
     estimates = [team_tricks_estimate(d.initial[seat], d.initial[partner]) for d in deals]
+    partner_bids = [_estimated_partner_bid(state, partner, d.initial[partner]) for d in deals]
+    to_solve = deals[:max_samples]
     first = int(state.first)
     solved: list[BidSample] = []
     residuals: list[float] = []
-    nil_tried = 0
-    for i, deal in enumerate(deals[:max_samples]):
+    for i, deal in enumerate(to_solve):
         if _out_of_time(start, time_budget, len(solved), min_samples):
             break
-        limit = NODE_LIMIT if solved or i < len(deals) - 1 else None
+        # The last deal is searched without a limit when every earlier one was too hard.
+        limit = NODE_LIMIT if solved or i < len(to_solve) - 1 else None
         common = dict(hands=deal.remaining, to_act=first, trick=[], spades_broken=False,
                       allspade_lead_breaks=state.rules.allspade_lead_breaks)
         team_tricks = solve(**common, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
@@ -269,7 +273,6 @@ def bid_samples(
         nil_takes, partner_alone = 1, team_tricks
         if nil_risk(deal.initial[seat]) <= NIL_HOPELESS:
             # Only "does the nil take a trick?" matters: a capped search answers it cheaply.
-            nil_tried += 1
             nil = solve(**common, count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat),
                         cap=1, node_limit=NODE_LIMIT)
             nil_takes = 1 if nil is None else nil
@@ -278,8 +281,7 @@ def bid_samples(
                               node_limit=NODE_LIMIT)
                 partner_alone = team_tricks if alone is None else alone
         # else: aces and high spades, nil is out of the question
-        pb = _estimated_partner_bid(state, partner, deal.initial[partner])
-        solved.append(BidSample(team_tricks, nil_takes == 0, partner_alone, pb, deal.initial[seat]))
+        solved.append(BidSample(team_tricks, nil_takes == 0, partner_alone, partner_bids[i]))
         residuals.append(team_tricks - estimates[i])
     shift, sigma = correction(residuals)
     made = sum(s.nil_ok for s in solved)
@@ -290,45 +292,35 @@ def bid_samples(
     return BidModel(
         solved=solved,
         means=[e + shift for e in estimates],
-        partner_bids=[_estimated_partner_bid(state, partner, d.initial[partner]) for d in deals],
+        partner_bids=partner_bids,
         sigma=sigma,
         nil_p=nil_p,
     )
 
 
-def _contract_points(state: HandState, bid: int, partner_bid: int, tricks: int) -> float:
-    """The bidder's team hand points for a non-nil ``bid`` when the team takes ``tricks``."""
+def _team_value(state: HandState, bid: int, partner_bid: int, own_tricks: int,
+                partner_tricks: int = 0) -> float:
+    """The bidder's team hand value (:func:`hand_value`) for ``bid`` and the partner's bid."""
     seat = state._to_act
-    team = seat & 1
     partner = (seat + 2) & 3
     bids = [b if b is not None else 3 for b in state.bids]  # opponents' bids do not change ours
     bids[seat] = bid
     bids[partner] = partner_bid
-    hand = [0, 0, 0, 0]
-    hand[seat] = tricks
-    return hand_value(state.rules, score_hand(state.rules, tuple(bids), tuple(hand),
-                                              state.points_before, state.bags_before)[team])
+    tricks = [0, 0, 0, 0]
+    tricks[seat] = own_tricks
+    tricks[partner] = partner_tricks
+    return hand_value(state.rules, score_hand(state.rules, tuple(bids), tuple(tricks),
+                                              state.points_before, state.bags_before)[seat & 1])
 
 
 def _nil_points(state: HandState, bid: int, model: BidModel) -> float:
     """Expected team points of a nil (or blind nil) by the bidder."""
-    seat = state._to_act
-    team = seat & 1
-    partner = (seat + 2) & 3
     pool = [s for s in model.solved if s.nil_ok] or model.solved
     total = 0.0
     for made in (True, False):
         p = model.nil_p if made else 1.0 - model.nil_p
-        pts = 0.0
-        for s in pool:
-            bids = [b if b is not None else 3 for b in state.bids]
-            bids[seat] = bid
-            bids[partner] = s.partner_bid if state.bids[partner] is None else state.bids[partner]
-            tricks = [0, 0, 0, 0]
-            tricks[seat] = 0 if made else 1
-            tricks[partner] = max(0, s.partner_alone)
-            pts += hand_value(state.rules, score_hand(state.rules, tuple(bids), tuple(tricks),
-                                                      state.points_before, state.bags_before)[team])
+        pts = sum(_team_value(state, bid, s.partner_bid, 0 if made else 1, max(0, s.partner_alone))
+                  for s in pool)
         total += p * pts / len(pool)
     return total
 
@@ -353,7 +345,7 @@ def bid_values(state: HandState, model: BidModel, bids: list[int] | None = None)
         for pb, mass in groups.items():
             for t, p in enumerate(mass):
                 if p > 1e-9:
-                    total += p * _contract_points(state, b, pb, t)
+                    total += p * _team_value(state, b, pb, t)
         out[b] = total / n
     return out
 

@@ -16,7 +16,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from . import docs_page, errors
 from .config import Settings
 from .deps import require_token
-from .gate import Admission
+from .gate import Admission, send_json_error
 from .games import GameService
 from .routers import games, health, records, scan, web
 from .storage import Storage, open_storage
@@ -56,7 +56,7 @@ class BodyLimit:
                 except ValueError:
                     too_big = False
                 if too_big:
-                    await _send_json(send, 413, f"request body over {limit} bytes")
+                    await send_json_error(send, 413, f"request body over {limit} bytes")
                     return
         seen = 0
 
@@ -72,16 +72,6 @@ class BodyLimit:
             return msg
 
         await self.app(scope, limited, send)
-
-
-async def _send_json(send: Send, status: int, detail: str) -> None:
-    import json
-
-    body = json.dumps({"detail": detail}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
 
 
 def create_app(settings: Settings | None = None, storage: Storage | None = None) -> FastAPI:

@@ -41,7 +41,7 @@ class Admission:
         try:
             received = await _whole_body(receive)
         except HTTPException as e:  # over the size limit (BodyLimit)
-            await _send_error(send, e.status_code, str(e.detail))
+            await send_json_error(send, e.status_code, str(e.detail))
             return
         await self._gate.acquire(priority(scope.get("method", ""), scope["path"]))
         ticket = _Ticket(self._gate)
@@ -133,7 +133,8 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
     return replay
 
 
-async def _send_error(send: Send, status: int, detail: str) -> None:
+async def send_json_error(send: Send, status: int, detail: str) -> None:
+    """A ``{"detail": ...}`` JSON error straight from ASGI middleware (before FastAPI's handlers)."""
     import json
 
     body = json.dumps({"detail": detail}).encode()

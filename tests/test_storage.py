@@ -17,13 +17,6 @@ from api.storage import Conflict, NotFound, PostgresStorage, SQLiteStorage, Stor
 from test_api_support import Server, deal, pg_url_or_skip
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return str(tmp_path / "games.db")
-    return pg_url_or_skip()
-
-
 @pytest.fixture()
 def storage(db_url):
     s = open_storage(db_url)

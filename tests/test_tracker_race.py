@@ -25,17 +25,10 @@ from api.config import Settings
 from api.frames import TRACKER_ATTEMPTS, answer_question, process_scan
 from api.games import GameConflict, GameService
 from api.storage import open_storage
-from test_api_support import deal, pg_url_or_skip
+from test_api_support import deal
 from vision.tracking import FrameTracker
 
 TIMEOUT = 30
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    if request.param == "sqlite":
-        return str(tmp_path / "games.db")
-    return pg_url_or_skip()
 
 
 @pytest.fixture()
