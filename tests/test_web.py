@@ -169,7 +169,7 @@ def test_review_of_malformed_json_shows_an_error(page):
 def test_camera_permission_denied_shows_a_clear_message(pw, server):
     b = launch(pw, "--use-fake-device-for-media-stream")
     try:
-        ctx = b.new_context(base_url=server.url, locale="en-US")  # camera permission not granted
+        ctx = b.new_context(base_url=server.url, locale="en-US", bypass_csp=True)  # no camera permission
         page = ctx.new_page()
         page.goto("/#live")
         page.click("#live-new button[type=submit]")
@@ -190,7 +190,7 @@ def test_camera_permission_denied_shows_a_clear_message(pw, server):
 def test_no_camera_shows_a_clear_message(pw, server):
     b = launch(pw, "--use-fake-ui-for-media-stream")  # allowed, but there is no device
     try:
-        ctx = b.new_context(base_url=server.url, locale="en-US", permissions=["camera"])
+        ctx = b.new_context(base_url=server.url, locale="en-US", permissions=["camera"], bypass_csp=True)
         page = ctx.new_page()
         page.goto("/#live")
         page.click("#live-new button[type=submit]")

@@ -90,7 +90,7 @@ def test_fake_camera_records_a_trick(tmp_path):
                 "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
                 f"--use-file-for-fake-video-capture={clip}"])
             try:
-                ctx = b.new_context(base_url=srv.url, permissions=["camera"])
+                ctx = b.new_context(base_url=srv.url, permissions=["camera"], bypass_csp=True)
                 page = ctx.new_page()
                 page.goto(f"/#live/{gid}")
                 page.wait_for_function(f"document.querySelector('#live-id').textContent === '{gid}'")
