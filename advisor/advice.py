@@ -13,8 +13,9 @@ from . import blind_nil
 from .explain import join, say
 from .record import HandRecord, completed_hands, replay
 from .search import (
-    BidModel, analyse_play, best_move, bid_samples, bid_values,
+    BidModel, analyse_play, best_move, bid_evaluations, bid_samples, bid_values,
 )
+from .gamevalue import win_table
 from .inference import SampledDeal
 from .state import HandState, Phase
 from .bots.heuristic_bid import choose_bid
@@ -25,6 +26,10 @@ DEFAULT_BID_BUDGET = 0.7
 NIL_MIN_PROBABILITY = 0.7  # a nil proposed by the simulation alone needs this chance to make
 BID_TIE_POINTS = 15.0  # expected points within which the trick-counting bid is preferred
 NIL_BID_TIE_POINTS = 40.0  # the same for a nil chosen by the nil rules
+# The bid with the best chance to win the game replaces the one with the most expected points
+# when it is worth this much more, counted in points at the current score (see _points_slope).
+GAME_END_POINTS = 2.0
+GAME_END_CHANCE = 0.005  # … and raises that chance by at least half a percentage point
 
 
 def _rng(seed: int | None) -> random.Random:
@@ -33,8 +38,15 @@ def _rng(seed: int | None) -> random.Random:
 
 # --------------------------------------------------------------------- bidding
 def _bid_table(state: HandState, model: BidModel) -> list[dict[str, Any]]:
-    return [{"bid": bid_to_json(b), "expected_points": round(pts, 1)}
-            for b, pts in bid_values(state, model).items()]
+    return [{"bid": bid_to_json(b), "expected_points": round(pts, 1), "win_chance": round(win, 4)}
+            for b, (pts, win) in bid_evaluations(state, model).items()]
+
+
+def _points_slope(state: HandState, team: int, gain: float) -> float:
+    """What one more point this hand adds to the chance to win the game, around ``gain``."""
+    table = win_table(state.rules)
+    ours, theirs = state.points_before[team] + gain, state.points_before[1 - team]
+    return max(float(table.with_hand(ours + 25, theirs) - table.with_hand(ours - 25, theirs)) / 50, 1e-9)
 
 
 def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int | None = None,
@@ -59,14 +71,30 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         reasons.append(("blind_nil_yes" if take_blind else "blind_nil_no",
                         {"behind": verdict.behind, "pct": 100 * blind_p,
                          "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))
-        rows.append({"bid": "blind_nil", "expected_points": round(verdict.expected_points, 1)})
+        rows.append({"bid": "blind_nil", "expected_points": round(verdict.expected_points, 1),
+                     "win_chance": round(verdict.win_blind, 4)})
     model = bid_samples(state, time_budget=budget, rng=rng, hide_hand=not looked)
     rows += _bid_table(state, model)
     rows.sort(key=lambda r: -r["expected_points"])
     # A nil is advised only when it makes often enough: its expected points hide a swing of
     # twice the nil value, and a failed nil usually sinks the partner's contract too.
-    best = next(r for r in rows if r["bid"] != "blind_nil"
-                and (r["bid"] != 0 or model.nil_p >= NIL_MIN_PROBABILITY))
+    allowed = [r for r in rows if r["bid"] != "blind_nil"
+               and (r["bid"] != 0 or model.nil_p >= NIL_MIN_PROBABILITY)]
+    best = allowed[0]
+    # Bids are compared by the chance to win the game, in points: far from the end that is the
+    # expected points; near it a point is worth more or less depending on what it does to the
+    # result (a safe bid that reaches the goal, a risky one that can still catch up).
+    slope = _points_slope(state, team, best["expected_points"])
+    for r in rows:
+        r["_worth"] = r["win_chance"] / slope
+    by_chance = max(allowed, key=lambda r: r["_worth"])
+    game_reason = None
+    if by_chance["_worth"] - best["_worth"] > GAME_END_POINTS \
+            and by_chance["win_chance"] - best["win_chance"] >= GAME_END_CHANCE:
+        game_reason = ("bid_game_end", {"bid": by_chance["bid"], "other": best["bid"],
+                                        "pct": 100 * by_chance["win_chance"],
+                                        "other_pct": 100 * best["win_chance"]})
+        best = by_chance
     rule_reason = None
     if looked:
         # The trick-counting bid wins near-ties: in duplicate matches its bids, played by the
@@ -75,10 +103,13 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         rule = choose_bid(state)
         rule_row = next((r for r in rows if r["bid"] == rule), None)
         if rule_row is not None and rule_row is not best:
-            gap = best["expected_points"] - rule_row["expected_points"]
+            gap = best["_worth"] - rule_row["_worth"]
             if gap <= (NIL_BID_TIE_POINTS if rule == 0 else BID_TIE_POINTS):
                 rule_reason = ("bid_rule", {"bid": rule, "top": best["bid"], "gap": gap})
                 best = rule_row
+                game_reason = None
+    for r in rows:
+        del r["_worth"]
     recommend = "blind_nil" if take_blind else best["bid"]
     nil_p = model.nil_p
     tricks = model.team_tricks
@@ -87,6 +118,8 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         reasons.append(("bid_best", {"bid": recommend, "points": best["expected_points"],
                                      "tricks": tricks, "samples": len(model.means),
                                      "solved": len(model.solved)}))
+        if game_reason is not None:
+            reasons.append(game_reason)
         if rule_reason is not None:
             reasons.append(rule_reason)
         if pbid is None:

@@ -35,6 +35,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "bid_rule": "{bid} is what counting the hand's tricks says (aces, guarded kings, spades,"
                     " ruffs, the nil rules); the simulation puts it only {gap:.0f} points below {top},"
                     " and it plays every deal with all cards in view.",
+        "bid_game_end": "With this score the game is what counts: {bid} wins it {pct:.1f}% of the time,"
+                        " {other} (more points on average) {other_pct:.1f}%.",
         "bid_partner": "Partner bid {bid}.",
         "bid_partner_unknown": "Partner has not bid yet; their bid is estimated from each simulated hand.",
         "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
@@ -78,6 +80,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "bid_rule": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
                     " zasady nila); symulacja ocenia to tylko {gap:.0f} pkt niżej niż {top},"
                     " a rozgrywa każde rozdanie przy odkrytych kartach.",
+        "bid_game_end": "Przy tym wyniku liczy się partia: z {bid} wygrywacie ją w {pct:.1f}%"
+                        " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
         "bid_partner": "Partner zgłosił {bid}.",
         "bid_partner_unknown": "Partner jeszcze nie licytował; jego odzywka jest szacowana z każdej"
                                " symulowanej ręki.",

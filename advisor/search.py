@@ -298,9 +298,9 @@ def bid_samples(
     )
 
 
-def _team_value(state: HandState, bid: int, partner_bid: int, own_tricks: int,
-                partner_tricks: int = 0) -> float:
-    """The bidder's team hand value (:func:`hand_value`) for ``bid`` and the partner's bid."""
+def _team_score(state: HandState, bid: int, partner_bid: int, own_tricks: int,
+                partner_tricks: int = 0):
+    """The bidder's team score for ``bid`` and the partner's bid, given both partners' tricks."""
     seat = state._to_act
     partner = (seat + 2) & 3
     bids = [b if b is not None else 3 for b in state.bids]  # opponents' bids do not change ours
@@ -309,44 +309,67 @@ def _team_value(state: HandState, bid: int, partner_bid: int, own_tricks: int,
     tricks = [0, 0, 0, 0]
     tricks[seat] = own_tricks
     tricks[partner] = partner_tricks
-    return hand_value(state.rules, score_hand(state.rules, tuple(bids), tuple(tricks),
-                                              state.points_before, state.bags_before)[seat & 1])
+    return score_hand(state.rules, tuple(bids), tuple(tricks), state.points_before,
+                      state.bags_before)[seat & 1]
 
 
-def _nil_points(state: HandState, bid: int, model: BidModel) -> float:
-    """Expected team points of a nil (or blind nil) by the bidder."""
-    pool = [s for s in model.solved if s.nil_ok] or model.solved
-    total = 0.0
-    for made in (True, False):
-        p = model.nil_p if made else 1.0 - model.nil_p
-        pts = sum(_team_value(state, bid, s.partner_bid, 0 if made else 1, max(0, s.partner_alone))
-                  for s in pool)
-        total += p * pts / len(pool)
-    return total
+def bid_outcomes(state: HandState, model: BidModel, bid: int) -> list[tuple[float, object]]:
+    """(probability, the team's score) for each way the hand can go after ``bid``."""
+    if is_nil(bid):
+        pool = [s for s in model.solved if s.nil_ok] or model.solved
+        out = []
+        for made in (True, False):
+            p = (model.nil_p if made else 1.0 - model.nil_p) / len(pool)
+            out += [(p, _team_score(state, bid, s.partner_bid, 0 if made else 1, max(0, s.partner_alone)))
+                    for s in pool]
+        return out
+    out = []
+    n = len(model.means)
+    for pb, mass in _trick_mass(model).items():
+        out += [(p / n, _team_score(state, bid, pb, t)) for t, p in enumerate(mass) if p > 1e-9]
+    return out
+
+
+def _trick_mass(model: BidModel) -> dict[int, list[float]]:
+    """Deals grouped by the partner's bid: the summed trick distribution of each group."""
+    groups: dict[int, list[float]] = {}
+    for mean, pb in zip(model.means, model.partner_bids):
+        acc = groups.setdefault(pb, [0.0] * 14)
+        for t, p in enumerate(trick_distribution(mean, model.sigma)):
+            acc[t] += p
+    return groups
 
 
 def bid_values(state: HandState, model: BidModel, bids: list[int] | None = None) -> dict[int, float]:
-    """Expected team hand points of each candidate bid (all legal bids but blind nil by default)."""
+    """Expected team hand points (:func:`hand_value`) of each candidate bid (all legal bids but
+    blind nil by default)."""
     bids = candidate_bids(state) if bids is None else bids
-    # Deals grouped by the partner's bid: one table of points per group, one distribution each.
-    groups: dict[int, list[float]] = {}
-    for mean, pb in zip(model.means, model.partner_bids):
-        dist = trick_distribution(mean, model.sigma)
-        acc = groups.setdefault(pb, [0.0] * 14)
-        for t, p in enumerate(dist):
-            acc[t] += p
-    n = len(model.means)
-    out: dict[int, float] = {}
+    return {b: sum(p * hand_value(state.rules, sc) for p, sc in bid_outcomes(state, model, b)) for b in bids}
+
+
+def bid_evaluations(state: HandState, model: BidModel,
+                    bids: list[int] | None = None) -> dict[int, tuple[float, float]]:
+    """(expected hand value, chance to win the game) of each candidate bid.
+
+    The chance (:mod:`advisor.gamevalue`) takes the team's score after the hand, bags charged as
+    in :func:`hand_value` unless the hand reaches the goal, against the opponents' score plus an
+    ordinary hand of theirs."""
+    from .gamevalue import win_table
+
+    bids = candidate_bids(state) if bids is None else bids
+    table = win_table(state.rules)
+    team = state._to_act & 1
+    theirs = state.points_before[1 - team]
+    out = {}
     for b in bids:
-        if is_nil(b):
-            out[b] = _nil_points(state, b, model)
-            continue
-        total = 0.0
-        for pb, mass in groups.items():
-            for t, p in enumerate(mass):
-                if p > 1e-9:
-                    total += p * _team_value(state, b, pb, t)
-        out[b] = total / n
+        outcomes = bid_outcomes(state, model, b)
+        probs = [p for p, _ in outcomes]
+        values = [hand_value(state.rules, sc) for _, sc in outcomes]
+        after = [sc.points if sc.points >= state.rules.win_at else state.points_before[team] + v
+                 for (_, sc), v in zip(outcomes, values)]
+        chances = table.with_hand(after, theirs)
+        out[b] = (sum(p * v for p, v in zip(probs, values)),
+                  float(sum(p * c for p, c in zip(probs, chances))))
     return out
 
 

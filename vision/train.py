@@ -49,6 +49,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="jittered patches cut around each labelled corner index")
     ap.add_argument("--negatives", type=int, default=8, help="'not an index' patches per training scene")
     ap.add_argument("--max-angle", type=float, default=8.0, help="training patches turned by up to this (deg)")
+    ap.add_argument("--patch-sets", type=int, default=1,
+                    help="independent cuts of patches from the same scenes, trained on together")
     ap.add_argument("--finetune-epochs", type=int, default=0,
                     help="second classifier pass on freshly cut patches at a lower learning rate")
     ap.add_argument("--export-dir", type=Path, default=MODELS, help="where the ONNX files are written")
@@ -99,6 +101,17 @@ def main(argv: list[str] | None = None) -> int:
                                   copies=args.patch_copies, max_angle=args.max_angle)
             val = build_patches(synth, "val", args.seed + 1)
             np.savez(cache, xt=train[0], rt=train[1], st=train[2], xv=val[0], rv=val[1], sv=val[2])
+        for k in range(1, args.patch_sets):  # further cuts: fresh jitter, turns and negatives
+            extra = args.out / f"patches_set{k}.npz"
+            if extra.exists():
+                data = np.load(extra)
+                more = (data["xt"], data["rt"], data["st"])
+            else:
+                log(f"cutting corner patches, set {k + 1}")
+                more = build_patches(synth, "train", args.seed + 7 * k, negatives_per_image=args.negatives,
+                                     copies=args.patch_copies, max_angle=args.max_angle)
+                np.savez(extra, xt=more[0], rt=more[1], st=more[2])
+            train = tuple(np.concatenate([a, b]) for a, b in zip(train, more))
         log(f"classifier: {len(train[0])} train patches, {len(val[0])} val patches")
         t0 = time.time()
         model = train_classifier(train, val, args.out, args.classifier_epochs, args.threads, log=log,
