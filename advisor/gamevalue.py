@@ -30,15 +30,17 @@ import numpy as np
 from .blind_nil import LOOK_POINTS, LOOK_SD
 from .rules import Rules, Tie
 
-STEP = 10  # grid step in points
+STEP = 10  # grid step in points (coarser for long games: at most MAX_CELLS steps from floor to goal)
+MAX_CELLS = 150
 SPAN_DOWN, SPAN_UP = 300, 400  # one hand's points, per team, are taken within these bounds
 NO_FLOOR_DEPTH = 1000  # without a losing score, the grid reaches this far below win_at
 
 
-def _increments() -> tuple[np.ndarray, np.ndarray]:
+@lru_cache(maxsize=8)
+def _increments(step: int) -> tuple[np.ndarray, np.ndarray]:
     """Hand points in whole grid steps and their probabilities (a discretised normal)."""
-    steps = np.arange(-SPAN_DOWN // STEP, SPAN_UP // STEP + 1)
-    edges = (np.append(steps, steps[-1] + 1) - 0.5) * STEP
+    steps = np.arange(-(SPAN_DOWN // step), SPAN_UP // step + 1)
+    edges = (np.append(steps, steps[-1] + 1) - 0.5) * step
     cdf = np.array([0.5 * (1 + math.erf((e - LOOK_POINTS) / (LOOK_SD * math.sqrt(2)))) for e in edges])
     p = np.diff(cdf)
     return steps, p / p.sum()
@@ -49,10 +51,11 @@ class WinTable:
     """P(win) + P(draw) / 2 for the team with ``ours`` points, before a hand, by the grid."""
 
     low: int  # grid origin (the losing score, or far below the goal)
+    step: int  # grid step in points
     win_at: int
     lose_at: int | None
     tie_draws: bool
-    values: np.ndarray  # values[i, j]: ours = low + STEP * i, theirs = low + STEP * j
+    values: np.ndarray  # values[i, j]: ours = low + step * i, theirs = low + step * j
 
     def _ended(self, ours: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(game over, result for us) for scores after a hand."""
@@ -66,8 +69,8 @@ class WinTable:
 
     def _interpolate(self, ours: np.ndarray, theirs: np.ndarray) -> np.ndarray:
         n = self.values.shape[0] - 1
-        x = np.clip((ours - self.low) / STEP, 0, n)
-        y = np.clip((theirs - self.low) / STEP, 0, n)
+        x = np.clip((ours - self.low) / self.step, 0, n)
+        y = np.clip((theirs - self.low) / self.step, 0, n)
         i = np.minimum(np.floor(x).astype(int), n - 1)
         j = np.minimum(np.floor(y).astype(int), n - 1)
         fx, fy = x - i, y - j
@@ -89,21 +92,22 @@ class WinTable:
     def with_hand(self, ours_after, theirs_before: float) -> np.ndarray:
         """Chance to win when our score after this hand is ``ours_after`` (any shape) and the
         opponents' hand, not known yet, adds the usual spread of points to ``theirs_before``."""
-        steps, p = _increments()
+        steps, p = _increments(self.step)
         ours = np.asarray(ours_after, float)[..., None]
-        theirs = theirs_before + STEP * steps
+        theirs = theirs_before + self.step * steps
         return (self.after_hand(ours, theirs) * p).sum(-1)
 
 
 @lru_cache(maxsize=8)
 def _table(win_at: int, lose_at: int | None, tie_draws: bool) -> WinTable:
     low = lose_at if lose_at is not None else win_at - NO_FLOOR_DEPTH
-    n = (win_at - low) // STEP
-    steps, p = _increments()
+    step = STEP * max(1, math.ceil((win_at - low) / (STEP * MAX_CELLS)))
+    n = max(2, (win_at - low) // step)
+    steps, p = _increments(step)
     pad_lo, pad_hi = -steps[0], steps[-1]
-    ext = low + STEP * np.arange(-pad_lo, n + 1 + pad_hi)  # every score one hand can reach
+    ext = low + step * np.arange(-pad_lo, n + 1 + pad_hi)  # every score one hand can reach
     a, b = np.meshgrid(ext, ext, indexing="ij")
-    shell = WinTable(low, win_at, lose_at, tie_draws, np.zeros((n + 1, n + 1)))
+    shell = WinTable(low, step, win_at, lose_at, tie_draws, np.zeros((n + 1, n + 1)))
     over, result = shell._ended(a, b)
     values = np.full((n + 1, n + 1), 0.5)
     for _ in range(400):
@@ -116,7 +120,7 @@ def _table(win_at: int, lose_at: int | None, tie_draws: bool) -> WinTable:
         values = new
         if done:
             break
-    return WinTable(low, win_at, lose_at, tie_draws, values)
+    return WinTable(low, step, win_at, lose_at, tie_draws, values)
 
 
 def win_table(rules: Rules) -> WinTable:

@@ -39,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="time budget for the detector (ultralytics 'time'; overrides --epochs)")
     ap.add_argument("--finetune-hours", type=float, default=0.3,
                     help="second detector pass from the first one's weights (0: none)")
+    ap.add_argument("--refine-hours", type=float, default=0.0,
+                    help="a third detector pass at --refine-imgsz (0: none)")
+    ap.add_argument("--refine-imgsz", type=int, default=480)
+    ap.add_argument("--refine-batch", type=int, default=16)
+    ap.add_argument("--refine-lr", type=float, default=0.0005)
     ap.add_argument("--imgsz", type=int, default=320)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
@@ -81,6 +86,14 @@ def main(argv: list[str] | None = None) -> int:
             weights = finetune_detector(weights, synth / "data.yaml", args.out, args.finetune_hours,
                                         args.imgsz, args.batch, args.threads)
             log(f"detector fine-tuned in {time.time() - t0:.0f} s: {weights}")
+        if args.refine_hours:
+            # A last pass at a larger input: the small indices of a 640-px scene are seen at
+            # nearly full resolution, as at run time (Detector.imgsz), not halved as at 320.
+            t0 = time.time()
+            weights = finetune_detector(weights, synth / "data.yaml", args.out, args.refine_hours,
+                                        args.refine_imgsz, args.refine_batch, args.threads,
+                                        name="detector_refine", lr0=args.refine_lr)
+            log(f"detector refined at {args.refine_imgsz} px in {time.time() - t0:.0f} s: {weights}")
         export_detector(weights, args.export_dir / "corner_detector.onnx", args.imgsz)
         log(f"exported {args.export_dir / 'corner_detector.onnx'}")
 

@@ -70,7 +70,7 @@ def train_detector(data_yaml: Path, project: Path, epochs: int, imgsz: int, batc
 
 
 def finetune_detector(weights: Path, data_yaml: Path, project: Path, hours: float, imgsz: int, batch: int,
-                      threads: int, name: str = "detector_ft"):
+                      threads: int, name: str = "detector_ft", lr0: float = 0.0008):
     """A second, short pass from trained weights at a low learning rate (more epochs for less time
     than a longer first schedule: the first pass is bounded by its time budget)."""
     offline_ultralytics(project / "yolocfg", threads)
@@ -84,7 +84,7 @@ def finetune_detector(weights: Path, data_yaml: Path, project: Path, hours: floa
                                  workers=0, device="cpu", project=str(project), name=name, exist_ok=True,
                                  seed=1, deterministic=True, plots=False, amp=False, cache=True,
                                  close_mosaic=2, degrees=10.0, fliplr=0.0, mosaic=1.0, scale=0.5,
-                                 translate=0.1, hsv_h=0.02, optimizer="AdamW", lr0=0.0008, lrf=0.05,
+                                 translate=0.1, hsv_h=0.02, optimizer="AdamW", lr0=lr0, lrf=0.05,
                                  warmup_epochs=0, verbose=True)
     best = project / name / "weights" / "best.pt"
     return best if best.exists() else last
