@@ -13,7 +13,7 @@ from . import blind_nil
 from .explain import join, say
 from .record import HandRecord, completed_hands, replay
 from .search import (
-    BidModel, analyse_play, best_move, bid_evaluations, bid_samples, bid_values,
+    BidModel, analyse_play, best_move, bid_evaluations, bid_samples,
 )
 from .gamevalue import win_table
 from .inference import SampledDeal
@@ -184,6 +184,10 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
             reasons.append(("best_card", {"card": str(best.card), "tricks": best.tricks,
                                           "points": best.points, "samples": analysis.samples}))
             top = analysis.moves[0]
+            by_points = max(analysis.moves, key=lambda m: m.points)
+            if analysis.game_at_stake and by_points is not best and best.win - by_points.win >= GAME_END_CHANCE:
+                reasons.append(("play_game_end", {"card": str(best.card), "pct": 100 * best.win,
+                                                  "other": str(by_points.card), "other_pct": 100 * by_points.win}))
             if best is not top and analysis.team_nil_live:
                 reasons.append(("nil_technique", {"card": str(best.card), "top": str(top.card),
                                                   "gap": top.points - best.points}))
@@ -204,7 +208,8 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
         "card": str(best.card),
         "candidates": [
             {"card": str(m.card), "expected_tricks": round(m.tricks, 2),
-             "expected_points": round(m.points, 1), "expected_team_points": round(m.our_points, 1)}
+             "expected_points": round(m.points, 1), "expected_team_points": round(m.our_points, 1),
+             "win_chance": round(m.win, 4)}
             for m in moves
         ],
         "samples": analysis.samples,
@@ -285,18 +290,20 @@ def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: rand
     seat = state._to_act
     view = seat_view(state, Seat(seat))
     model = bid_samples(view, time_budget=budget * 3, max_samples=24, rng=rng)
-    rows = bid_values(view, model)
+    rows = bid_evaluations(view, model)
     if bid == BLIND_NIL:
-        played_pts = bid_values(view, model, [BLIND_NIL])[BLIND_NIL]
-    else:
-        played_pts = rows[bid]
-    best = max(rows, key=rows.get)
-    cost = max(0.0, rows[best] - played_pts)
+        rows.update(bid_evaluations(view, model, [BLIND_NIL]))
+    # As the advice does: the chance to win the game, counted in points at this score.
+    slope = _points_slope(view, seat & 1, max(pts for pts, _ in rows.values()))
+    worth = {b: win / slope for b, (_, win) in rows.items()}
+    best = max((b for b in rows if b != BLIND_NIL), key=worth.get)
+    cost = max(0.0, worth[best] - worth[bid])
     return {
         "kind": "bid", "index": index, "seat": "NESW"[seat], "label": f"bid {index + 1}",
         "played": bid_to_json(bid), "best": bid_to_json(best), "cost": round(cost, 1),
-        "mark": "?" if cost >= 10 else "", "expected_points": round(played_pts, 1),
-        "best_expected_points": round(rows[best], 1),
+        "mark": "?" if cost >= 10 else "", "expected_points": round(rows[bid][0], 1),
+        "best_expected_points": round(rows[best][0], 1),
+        "win_chance": round(rows[bid][1], 4), "best_win_chance": round(rows[best][1], 4),
     }
 
 
@@ -308,7 +315,7 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
     by_card = {int(m.card): m for m in analysis.moves}
     played = by_card[int(card)]
     best = analysis.moves[0]
-    cost = max(0.0, best.points - played.points)
+    cost = max(0.0, best.value - played.value)  # points, or near the end the win chance in points
     tricks_lost = max(0.0, best.tricks - played.tricks)
     out = {
         "kind": "play", "index": index, "seat": "NESW"[seat],

@@ -37,6 +37,8 @@ TEXTS: dict[str, dict[str, str]] = {
                     " and it plays every deal with all cards in view.",
         "bid_game_end": "With this score the game is what counts: {bid} wins it {pct:.1f}% of the time,"
                         " {other} (more points on average) {other_pct:.1f}%.",
+        "play_game_end": "The game can end with this hand: {card} wins it {pct:.1f}% of the time,"
+                         " {other} (more points on average) {other_pct:.1f}%.",
         "bid_partner": "Partner bid {bid}.",
         "bid_partner_unknown": "Partner has not bid yet; their bid is estimated from each simulated hand.",
         "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
@@ -82,6 +84,8 @@ TEXTS: dict[str, dict[str, str]] = {
                     " a rozgrywa każde rozdanie przy odkrytych kartach.",
         "bid_game_end": "Przy tym wyniku liczy się partia: z {bid} wygrywacie ją w {pct:.1f}%"
                         " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
+        "play_game_end": "To rozdanie może zakończyć partię: z {card} wygrywacie ją w {pct:.1f}%"
+                         " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
         "bid_partner": "Partner zgłosił {bid}.",
         "bid_partner_unknown": "Partner jeszcze nie licytował; jego odzywka jest szacowana z każdej"
                                " symulowanej ręki.",

@@ -57,6 +57,16 @@ class WinTable:
     tie_draws: bool
     values: np.ndarray  # values[i, j]: ours = low + step * i, theirs = low + step * j
 
+    def game_over(self, ours, theirs) -> np.ndarray:
+        """Whether scores after a hand end the game."""
+        return self._ended(np.asarray(ours, float), np.asarray(theirs, float))[0]
+
+    def margin_slope(self, ours: float, theirs: float) -> float:
+        """What a point more for us, or less for them, adds to the chance to win (from a score
+        before a hand; never below a tiny floor, so that it can divide)."""
+        d = 25.0
+        return max((self.chance(ours + d, theirs - d) - self.chance(ours - d, theirs + d)) / (4 * d), 1e-9)
+
     def _ended(self, ours: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(game over, result for us) for scores after a hand."""
         over = np.maximum(ours, theirs) >= self.win_at

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from .bids import BLIND_NIL, is_nil
 from .cards import Card
 from .bidmodel import correction, nil_probability, team_tricks_estimate, trick_distribution
+from .gamevalue import win_table
 from .handeval import nil_risk
 from .inference import SampledDeal, sample_deals
 from .scoring import score_hand
@@ -90,6 +91,8 @@ class MoveStats:
     our_points: float = 0.0
     nil_ok: dict[int, float] = field(default_factory=dict)  # live nil seat → P(survives)
     samples: int = 0
+    win: float = 0.0  # chance to win the game after this hand (advisor.gamevalue)
+    value: float = 0.0  # what the cards are ranked by: ``points``, or near the end ``win`` in points
 
 
 @dataclass
@@ -99,6 +102,7 @@ class PlayAnalysis:
     samples: int
     elapsed: float
     nils: list[int]
+    game_at_stake: bool = False  # the game can end with this hand: cards ranked by the win chance
 
     @property
     def team_nil_live(self) -> bool:
@@ -136,6 +140,8 @@ def analyse_play(
         deals = sample_deals(state, seat, max_samples, rng)
     done = 0
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search ran over its limit
+    table = win_table(state.rules)
+    at_stake = False
     for i, deal in enumerate(deals):
         if _out_of_time(start, time_budget, done, min_samples):
             break
@@ -156,6 +162,7 @@ def analyse_play(
             v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
                             cap=1, node_limit=NODE_LIMIT)
             nil_vals[s] = busted if v is None else v
+        finals = []
         for card, st in stats.items():
             ours = team_vals[card]
             ns_more = ours if team == 0 else (13 - len(state.plays) // 4) - ours
@@ -167,18 +174,28 @@ def analyse_play(
             st.tricks += tricks[team] + tricks[team + 2]
             st.points += mine.hand_points - theirs.hand_points
             st.our_points += mine.hand_points
+            finals.append((mine.points, theirs.points))
             for s, v in nil_more.items():
                 st.nil_ok[s] = st.nil_ok.get(s, 0.0) + (v == 0)
+        ours_final, theirs_final = zip(*finals)
+        at_stake = at_stake or table.game_over(ours_final, theirs_final).any()
+        for st, chance in zip(stats.values(), table.after_hand(ours_final, theirs_final)):
+            st.win += float(chance)
         done += 1
+    slope = table.margin_slope(state.points_before[team], state.points_before[1 - team])
     for st in stats.values():
         st.samples = done
         if done:
             st.tricks /= done
             st.points /= done
             st.our_points /= done
+            st.win /= done
             st.nil_ok = {s: v / done for s, v in st.nil_ok.items()}
-    moves = sorted(stats.values(), key=lambda m: (-m.points, -m.tricks, m.card % 13))
-    return PlayAnalysis(seat, moves, done, time.perf_counter() - start, nils)
+        # Near the end a point is worth what it does to the result: a card that makes sure of
+        # the goal beats one that scores more on average (chance counted in points, see slope).
+        st.value = st.win / slope if at_stake else st.points
+    moves = sorted(stats.values(), key=lambda m: (-m.value, -m.points, -m.tricks, m.card % 13))
+    return PlayAnalysis(seat, moves, done, time.perf_counter() - start, nils, at_stake)
 
 
 TIE_POINTS = 1.0  # cards this close in expected points are a tie (about a tenth of a trick)
@@ -202,7 +219,7 @@ def best_move(state: HandState, analysis: PlayAnalysis) -> MoveStats:
     if len(moves) < 2:
         return top
     window = NIL_TIE_POINTS if analysis.team_nil_live else TIE_POINTS
-    tied = {int(m.card): m for m in moves if top.points - m.points <= window}
+    tied = {int(m.card): m for m in moves if top.value - m.value <= window}
     if len(tied) < 2:
         return top
     return tied.get(int(choose_card(state)), top)

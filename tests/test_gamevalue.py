@@ -101,3 +101,27 @@ def test_a_team_about_to_win_bids_safe():
             lower += 1
             assert GAME_END_TEXT in a["explanation"]
     assert lower >= 2
+
+
+def _late_position(points):
+    from advisor.bots import get_bot
+
+    rng = random.Random(21)
+    st = HandState(Rules(), Seat.N, deal(rng), points_before=points)
+    bot = get_bot("heuristic")
+    while len(st.plays) < 28:  # the bidding and seven tricks
+        st.apply(bot.act(seat_view(st, st.to_act)))
+    return seat_view(st, st.to_act)
+
+
+def test_card_play_ranks_by_win_chance_only_when_the_game_can_end():
+    from advisor.search import analyse_play
+
+    early = analyse_play(_late_position((0, 0)), time_budget=0.2, rng=random.Random(1))
+    assert not early.game_at_stake
+    assert all(m.value == m.points for m in early.moves)
+
+    late = analyse_play(_late_position((490, 480)), time_budget=0.2, rng=random.Random(1))
+    assert late.game_at_stake
+    assert all(0.0 <= m.win <= 1.0 for m in late.moves)
+    assert late.moves[0].win == max(m.win for m in late.moves)
