@@ -19,8 +19,10 @@ def _choose_action():
 class PimcBot:
     name = "pimc"
 
-    def __init__(self, time_budget: float = 0.2, seed: int | None = None) -> None:
-        self.time_budget = float(time_budget)
+    def __init__(self, time_budget: float | None = None, seed: int | None = None) -> None:
+        # None: the advice's own budgets (0.7 s a bid, 0.35 s a card), so that a match measures
+        # the strength that `piki bid` / `piki play` give at their benchmarked latency.
+        self.time_budget = None if time_budget is None else float(time_budget)
         self.seed = seed
         self._calls = 0
         self._choose = _choose_action()
