@@ -18,8 +18,11 @@
  *    ("winning ranks"), lie in the same hands; ranks are relative to the cards still out, so
  *    positions that differ in which small cards were played or where the irrelevant small cards
  *    sit share an entry.
- *  - Bounds at trick starts: the holder of the top k spades takes k tricks; the leader's sure
- *    tricks (top cards nobody can ruff), also via an entry to the partner's.
+ *  - Bounds at trick starts: a seat whose i-th highest spade has h higher spades against it
+ *    takes i - h tricks (summed over the seats); the leader's sure tricks (top cards nobody can
+ *    ruff), also via an entry to the partner's.  Within a trick: the seat that can force the
+ *    trick (its strongest legal card beats whatever the later seats can play) bounds the value.
+ *  - The suit codes of the table's patterns are kept up to date as tricks complete.
  *  - Moves: one card per run of equivalent cards (adjacent in rank among the cards still out or
  *    in the trick); ordered by the table's best lead and simple card-play rules (win cheaply,
  *    second hand low, avoid leads into a ruff or a tenace).
@@ -77,6 +80,7 @@ typedef struct {
 /* 16-bit tags of the keys first, scanned (two cache lines) before any entry is read */
 typedef struct {
     uint16_t tag[BUCKET];
+    uint16_t rank[BUCKET]; /* replacement rank of each entry: the generation's low bits << 10 | tricks left << 6 | spec */
     TTE e[BUCKET];
 } Bucket;
 
@@ -85,7 +89,16 @@ static inline uint16_t key_tag(u64 gkey) { return (uint16_t)((gkey * 0x9E3779B97
 /* bit i set when tag[i] == t */
 static inline u64 scan_tags(const uint16_t *tag, uint16_t t) {
     u64 hits = 0;
-#if defined(__SSE2__)
+#if defined(__SSE2__) && BUCKET % 16 == 0
+    /* two compares packed to bytes: one mask bit a tag */
+    __m128i tv = _mm_set1_epi16((short)t);
+    for (int j = 0; j < BUCKET / 16; j++) {
+        __m128i x0 = _mm_loadu_si128((const __m128i *)(tag + 16 * j));
+        __m128i x1 = _mm_loadu_si128((const __m128i *)(tag + 16 * j + 8));
+        __m128i pk = _mm_packs_epi16(_mm_cmpeq_epi16(x0, tv), _mm_cmpeq_epi16(x1, tv));
+        hits |= (u64)(unsigned)_mm_movemask_epi8(pk) << (16 * j);
+    }
+#elif defined(__SSE2__)
     __m128i tv = _mm_set1_epi16((short)t);
     for (int j = 0; j < BUCKET / 8; j++) {
         __m128i x = _mm_loadu_si128((const __m128i *)(tag + 8 * j));
@@ -136,6 +149,7 @@ typedef struct {
     u64 trick;          /* cards already in the current trick */
     int to_act, tlen, led, best, bestseat, broken, won;
     int count, maxm, allspade;
+    u64 c01, c23;       /* suitcode() of suits 0, 1 and 2, 3 at the start of the current trick */
     u64 nodes;
     u64 limit;          /* node budget for the whole call (0: none); past it `aborted` is set */
     int aborted;
@@ -332,15 +346,16 @@ static inline int beats(int c, int best) {
     return cs == 0;
 }
 
-/* Move-ordering options (bits; 218 measured best on random deals; a history heuristic and
+/* Move-ordering options (bits; 730 measured best on random deals; a history heuristic and
  * killer moves were tried and made the trees larger):
  *   2: a follower whose side is winning the trick but can still be overtaken plays a sure winner
  *   8: the leader avoids a suit an opponent can ruff
  *  16: the leader avoids a suit whose top card sits with the next opponent
  *  64: second hand plays low rather than a winner the fourth hand can beat
  * 128: a leader who wants another seat to win (to set a nil) leads under that seat's cards
- * 256: (off) a follower who wants a later seat to win plays low */
-static const int variant = 218;
+ * 256: (off) a follower who wants a later seat to win plays low
+ * 512: the leader leads first a low card of a suit the partner can ruff and no opponent can */
+static const int variant = 730;
 
 static void gen_moves(const St *s, Moves *mv, int ttcard) {
     int p = s->to_act;
@@ -388,6 +403,9 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
                 else if (o && ((G >> partner) & 1) && ((s->hand[partner] >> hibit(o)) & 1)) w = 600 - rk;
                 else w = 100 - rk + 4 * popc(h & SUITM[su]);
                 if (su == 0 && !top) w -= 30;
+                if ((variant & 512) && su != 0 && !ruffable && !top && !(s->hand[partner] & SUITM[su]) &&
+                    (s->hand[partner] & SUITM[0]) && ((G >> partner) & 1))
+                    w = 1200 - rk; /* a low card for the partner to ruff, nobody overruffing: first */
                 if ((variant & 8) && ruffable) w -= 200;
                 if ((variant & 16) && o && !top) {
                     int lho = (p + 1) & 3;
@@ -485,8 +503,19 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
 
 typedef struct {
     int led, best, bestseat, broken, won, tlen, to_act;
-    u64 trick;
+    u64 trick, c01, c23;
 } Undo;
+
+/* the suit codes without card c, index k from the top of its suit */
+static inline void code_remove(St *s, int c, int k) {
+    int su = c / 13;
+    u64 *w = su < 2 ? &s->c01 : &s->c23;
+    int sh = (su & 1) * 26;
+    u64 f = (*w >> sh) & 0x3FFFFFFULL;
+    int cut = 26 - 2 * k; /* the slots above c occupy bits cut..25 */
+    f = (f & ~((1ULL << cut) - 1)) | ((f & ((1ULL << (cut - 2)) - 1)) << 2);
+    *w = (*w & ~(0x3FFFFFFULL << sh)) | (f << sh);
+}
 
 static inline void play(St *s, int c, Undo *u) {
     int p = s->to_act, su = c / 13;
@@ -508,6 +537,16 @@ static inline void play(St *s, int c, Undo *u) {
     }
     if (s->tlen == 3) {
         int w = s->bestseat;
+        /* the 4 cards leave the suit codes, highest first */
+        u64 gone = s->trick | bit;
+        u64 all = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3] | gone;
+        u->c01 = s->c01; u->c23 = s->c23;
+        while (gone) {
+            int c = hibit(gone);
+            gone ^= 1ULL << c;
+            code_remove(s, c, popc(all & SUITM[c / 13] & ~((2ULL << c) - 1)));
+            all ^= 1ULL << c;
+        }
         s->won += (s->count >> w) & 1;
         s->tlen = 0;
         s->to_act = w;
@@ -523,6 +562,7 @@ static inline void unplay(St *s, int c, const Undo *u) {
     s->hand[u->to_act] ^= 1ULL << c;
     s->led = u->led; s->best = u->best; s->bestseat = u->bestseat; s->broken = u->broken;
     s->won = u->won; s->tlen = u->tlen; s->to_act = u->to_act; s->trick = u->trick;
+    if (u->tlen == 3) { s->c01 = u->c01; s->c23 = u->c23; }
 }
 
 /* ------------------------------------------------------------------ the search */
@@ -548,7 +588,26 @@ static int ab(St *s, int target, u64 *wr) {
     int need = 0, ttcard = -1, r = 0;
     u64 lkey = 0, gkey = 0, c01 = 0, c23 = 0;
     uint16_t gtag = 0;
-    if (s->tlen == 0) {
+    if (s->tlen) {
+        /* who takes this trick when every seat still to play plays its strongest legal card:
+         * that seat can force it, whatever the others do (DDS's second-hand quick trick, at
+         * every seat) */
+        int bc = s->best, bseat = s->bestseat;
+        for (int j = 0; j < 4 - s->tlen; j++) {
+            int q = (p + j) & 3;
+            u64 hq = s->hand[q], f = hq & SUITM[s->led];
+            int c;
+            if (f) c = hibit(f);
+            else if (hq & SUITM[0]) c = hibit(hq & SUITM[0]);
+            else continue;
+            if (beats(c, bc)) { bc = c; bseat = q; }
+        }
+        int cb = (s->count >> bseat) & 1;
+        if (bseat == s->bestseat || cb == ((s->maxm >> bseat) & 1)) {
+            if (cb && s->won + 1 >= target) { st_quick++; *wr = 1ULL << bc; return 1; }
+            if (!cb && s->won + popc(s->hand[p]) - 1 < target) { st_quick++; *wr = 1ULL << bc; return 0; }
+        }
+    } else {
         r = popc(s->hand[p]);
         *wr = 0;
         if (s->won >= target) return 1;
@@ -569,8 +628,12 @@ static int ab(St *s, int target, u64 *wr) {
         lkey = length_key(s, r);
         gkey = lkey | ((u64)tt_gen << GENSHIFT);
         gtag = key_tag(gkey);
-        c01 = suitcode(s->hand, 0) | (suitcode(s->hand, 1) << 26);
-        c23 = suitcode(s->hand, 2) | (suitcode(s->hand, 3) << 26);
+        c01 = s->c01;
+        c23 = s->c23;
+#ifdef CHECK_CODES
+        if (c01 != (suitcode(s->hand, 0) | (suitcode(s->hand, 1) << 26)) ||
+            c23 != (suitcode(s->hand, 2) | (suitcode(s->hand, 3) << 26))) abort();
+#endif
         u64 all = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3];
         int slen[4];
         Bucket *bk[MAXLEVEL + 1];
@@ -580,20 +643,36 @@ static int ab(St *s, int target, u64 *wr) {
             __builtin_prefetch(&bk[L]->tag[0]);
             __builtin_prefetch(&bk[L]->tag[32]);
         }
-        /* the seat holding the top k spades takes at least k tricks, whoever leads */
+        /* a seat whose i-th highest spade has h higher spades in other hands takes at least
+         * i - h tricks, whoever leads: each of its top i spades loses only to a higher spade in
+         * its trick, and each card is in one trick; the seats' tricks add up (a trick has one
+         * winner) */
         {
-            u64 sp = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]) & SUITM[0];
-            if (sp) {
-                int top = hibit(sp), j = 0;
+            u64 sp = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]) & SUITM[0], rest = sp;
+            int bc = 0, bn = 0;
+            u64 wc = 0, wn = 0;
+            while (rest) {
+                int top = hibit(rest);
+                int j = 0;
                 while (!((s->hand[j] >> top) & 1)) j++;
-                u64 other = sp & ~s->hand[j];
-                u64 run = s->hand[j] & SUITM[0];
-                if (other) run &= ~((2ULL << hibit(other)) - 1);
-                int k = popc(run);
-                if ((s->count >> j) & 1) {
-                    if (k >= need) { st_quick++; *wr = run; return 1; }
-                } else if (r - k < need) { st_quick++; *wr = run; return 0; }
+                u64 mine = s->hand[j] & SUITM[0], m = mine;
+                int i = 0, best = 0, low = -1;
+                while (m) {
+                    int c = hibit(m);
+                    m ^= 1ULL << c;
+                    i++;
+                    int k = i - popc(sp & ~mine & ~((2ULL << c) - 1));
+                    if (k > best) { best = k; low = c; }
+                }
+                if (best) {
+                    u64 w = sp & ~((1ULL << low) - 1);
+                    if ((s->count >> j) & 1) { bc += best; wc |= w; }
+                    else { bn += best; wn |= w; }
+                }
+                rest &= ~mine;
             }
+            if (bc >= need) { st_quick++; *wr = wc; return 1; }
+            if (r - bn < need) { st_quick++; *wr = wn; return 0; }
         }
         /* tricks the leader cashes itself, or the partner after an entry, help the leader's
          * side when their winner's tricks count for that side */
@@ -698,14 +777,15 @@ static int ab(St *s, int target, u64 *wr) {
             int start = (int)(st_store * 8) & (BUCKET - 1);
             for (int j = 0; j < 8; j++) {
                 int i = (start + j) & (BUCKET - 1);
-                u64 k = b->e[i].key;
-                int score = (k >> GENSHIFT) != tt_gen ? 100000 : (16 - (int)(k >> 3 & 15)) * 64 + b->e[i].spec;
+                unsigned k = b->rank[i];
+                int score = (k >> 10) != (tt_gen & 63) ? 100000 : (16 - (int)(k >> 6 & 15)) * 64 + (int)(k & 63);
                 if (score > vscore) { vscore = score; vi = i; }
             }
         }
         st_store++;
         if (!slot) {
-            if ((b->e[vi].key >> GENSHIFT) == tt_gen) st_evict++;
+            if ((b->rank[vi] >> 10) == (tt_gen & 63)) st_evict++;
+            b->rank[vi] = (uint16_t)((tt_gen & 63) << 10 | r << 6 | spec);
             slot = b->e + vi;
             b->tag[vi] = gtag;
             b->e[vi].key = gkey;
@@ -727,6 +807,7 @@ static int trace = 0;
  * good) or bisecting. */
 static int value(St *s, int lo, int hi, int guess, int linear) {
     int g = guess < lo + 1 ? lo + 1 : guess > hi ? hi : guess;
+    if (trace) fprintf(stderr, " value %d..%d guess %d\n", lo, hi, guess);
     while (lo < hi) {
         u64 wr, n0 = s->nodes;
         int ok = ab(s, g, &wr);
@@ -785,6 +866,7 @@ static int parse_position(PyObject *args, St *s, int *ntricks, int *cap) {
     s->allspade = allspade;
     s->broken = broken;
     int leader = (to_act - (int)n) & 3;
+    u64 tby[4] = {0, 0, 0, 0};
     for (Py_ssize_t i = 0; i < n; i++) {
         int seat, card;
         PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
@@ -813,8 +895,15 @@ static int parse_position(PyObject *args, St *s, int *ntricks, int *cap) {
             if (beats(card, s->best)) { s->best = card; s->bestseat = seat; }
         }
         s->trick |= 1ULL << card;
+        tby[seat] |= 1ULL << card;
     }
     Py_DECREF(seq);
+    {
+        /* the suit codes at the trick start: the trick's cards back with the seats that played them */
+        u64 hh[4] = {s->hand[0] | tby[0], s->hand[1] | tby[1], s->hand[2] | tby[2], s->hand[3] | tby[3]};
+        s->c01 = suitcode(hh, 0) | (suitcode(hh, 1) << 26);
+        s->c23 = suitcode(hh, 2) | (suitcode(hh, 3) << 26);
+    }
     s->tlen = (int)n;
     s->to_act = to_act;
     int r = popc(s->hand[to_act]);
