@@ -19,7 +19,9 @@
  *    positions that differ in which small cards were played or where the irrelevant small cards
  *    sit share an entry.
  *  - Bounds at trick starts: a seat whose i-th highest spade has h higher spades against it
- *    takes i - h tricks (summed over the seats); the leader's sure tricks (top cards nobody can
+ *    takes i - h tricks (summed over the seats), and i - h' for its side of the count with h'
+ *    the higher spades of the other side; partners holding the top two spades, with another
+ *    spade besides, take two (when they want them); the leader's sure tricks (top cards nobody can
  *    ruff), also via an entry to the partner's.  Within a trick: the seat that can force the
  *    trick (its strongest legal card beats whatever the later seats can play) bounds the value.
  *  - The suit codes of the table's patterns are kept up to date as tricks complete.
@@ -68,14 +70,21 @@ static inline int lobit(u64 x) { return __builtin_ctzll(x); }
  * suit lengths per hand (`key`) whose top cards of each suit, down to the lowest card that
  * mattered in the search ("winning ranks", as in DDS), belong to the same hands: per suit the
  * owner sequence of the remaining cards, highest first, 2 bits a card, left-aligned in 26 bits,
- * two suits per word; `m` masks the relevant prefix and `v` is its value. */
+ * two suits per word; `k` gives the relevant prefix's length per suit and `v` its value. */
 typedef struct {
     u64 key;         /* the lengths key, the generation in bits 55..63 */
-    u64 m01, v01, m23, v23;
+    u64 v01, v23;
+    uint16_t k;      /* the pattern's length per suit, 4 bits a suit: the masks m01, m23 (kmask) */
     int8_t lb, ub;   /* bounds on the counted tricks from this trick start */
     uint8_t move;    /* best lead: suit << 4 | index from the top among the suit's remaining cards; 0xFF none */
     uint8_t spec;    /* number of relevant cards (replacement: the most specific goes first) */
-} TTE;
+} TTE;               /* 32 bytes: an entry never straddles two cache lines */
+
+/* the mask of the top k slots of a suit's 26-bit code */
+static const u64 KM[14] = {0, 0x3000000, 0x3C00000, 0x3F00000, 0x3FC0000, 0x3FF0000, 0x3FFC000, 0x3FFF000,
+                           0x3FFFC00, 0x3FFFF00, 0x3FFFFC0, 0x3FFFFF0, 0x3FFFFFC, 0x3FFFFFF};
+static inline u64 kmask01(unsigned k) { return KM[k & 15] | (KM[(k >> 4) & 15] << 26); }
+static inline u64 kmask23(unsigned k) { return KM[(k >> 8) & 15] | (KM[(k >> 12) & 15] << 26); }
 
 /* 16-bit tags of the keys first, scanned (two cache lines) before any entry is read */
 typedef struct {
@@ -118,16 +127,19 @@ static inline u64 scan_tags(const uint16_t *tag, uint16_t t) {
 #define GENSHIFT 55
 #define GENMAX 511
 static Bucket *tt = NULL;
+static void *tt_raw = NULL; /* the allocation tt lies in */
 static u64 tt_mask = 0; /* number of buckets - 1 */
 static uint32_t tt_gen = 0;
-static int tt_log2 = 13; /* buckets of 64 entries, 48 bytes an entry: 2^13 -> 25 MiB */
+static int tt_log2 = 13; /* buckets of 64 entries, 32 bytes an entry: 2^13 -> 18 MiB */
 static u64 st_probe = 0, st_hit = 0, st_evict = 0, st_store = 0, st_quick = 0;
 
 static int tt_alloc(void) {
     if (tt) return 0;
     size_t n = (size_t)1 << tt_log2;
-    tt = (Bucket *)calloc(n, sizeof(Bucket));
-    if (!tt) return -1;
+    /* buckets on cache-line boundaries, so that no 32-byte entry straddles two lines */
+    tt_raw = calloc(n * sizeof(Bucket) + 64, 1);
+    if (!tt_raw) return -1;
+    tt = (Bucket *)(((uintptr_t)tt_raw + 63) & ~(uintptr_t)63);
     tt_mask = n - 1;
     tt_gen = 1;
     return 0;
@@ -223,12 +235,10 @@ static inline u64 top_cards(u64 all, int su, int k) {
     return out;
 }
 
-static inline int mask_len(u64 m, int shift) { return popc((m >> shift) & 0x3FFFFFFULL) / 2; }
-
 /* the cards an entry's pattern covers, in the current position */
 static inline u64 entry_cards(const TTE *e, u64 all) {
-    return top_cards(all, 0, mask_len(e->m01, 0)) | top_cards(all, 1, mask_len(e->m01, 26)) |
-           top_cards(all, 2, mask_len(e->m23, 0)) | top_cards(all, 3, mask_len(e->m23, 26));
+    return top_cards(all, 0, e->k & 15) | top_cards(all, 1, (e->k >> 4) & 15) |
+           top_cards(all, 2, (e->k >> 8) & 15) | top_cards(all, 3, e->k >> 12);
 }
 
 /* relative index (from the top, among all remaining cards of its suit) <-> card */
@@ -651,25 +661,60 @@ static int ab(St *s, int target, u64 *wr) {
             u64 sp = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]) & SUITM[0], rest = sp;
             int bc = 0, bn = 0;
             u64 wc = 0, wn = 0;
+            u64 spc = 0; /* the spades of the counted seats */
+            for (int j = 0; j < 4; j++) if ((s->count >> j) & 1) spc |= s->hand[j];
+            spc &= SUITM[0];
+            int gc = 0, gn = 0, lc = -1, ln = -1;
             while (rest) {
                 int top = hibit(rest);
                 int j = 0;
                 while (!((s->hand[j] >> top) & 1)) j++;
                 u64 mine = s->hand[j] & SUITM[0], m = mine;
-                int i = 0, best = 0, low = -1;
+                int cj = (s->count >> j) & 1;
+                u64 opp = cj ? sp & ~spc : spc; /* the spades of the seats on the other side of the count */
+                int i = 0, best = 0, low = -1, gbest = 0, glow = -1;
                 while (m) {
                     int c = hibit(m);
                     m ^= 1ULL << c;
                     i++;
-                    int k = i - popc(sp & ~mine & ~((2ULL << c) - 1));
+                    u64 above = ~((2ULL << c) - 1);
+                    int k = i - popc(sp & ~mine & above);
                     if (k > best) { best = k; low = c; }
+                    /* a spade beaten in its trick only by a spade of a seat on the same side
+                     * of the count still wins that trick for the side */
+                    int g = i - popc(opp & above);
+                    if (g > gbest) { gbest = g; glow = c; }
                 }
                 if (best) {
                     u64 w = sp & ~((1ULL << low) - 1);
-                    if ((s->count >> j) & 1) { bc += best; wc |= w; }
+                    if (cj) { bc += best; wc |= w; }
                     else { bn += best; wn |= w; }
                 }
+                if (cj) { if (gbest > gc) { gc = gbest; lc = glow; } }
+                else if (gbest > gn) { gn = gbest; ln = glow; }
                 rest &= ~mine;
+            }
+            /* the seats on one side of the count: each seat's i-th highest spade with h higher
+             * spades on the other side makes i - h tricks for its side (its top i spades are in
+             * i different tricks, each lost only to a higher spade of the other side) */
+            if (gc > bc) { bc = gc; wc = sp & ~((1ULL << lc) - 1); }
+            if (gn > bn) { bn = gn; wn = sp & ~((1ULL << ln) - 1); }
+            /* the top two spades split between partners, one of whom holds another spade: the
+             * pair can take two tricks (DDS's LaterTricks rule: the two can always be kept apart),
+             * a bound only where the pair's objective wants those tricks */
+            if (popc(sp) >= 2 && r >= 2) {
+                int t1 = hibit(sp), t2 = hibit(sp & ~(1ULL << t1)), j1 = 0, j2 = 0;
+                while (!((s->hand[j1] >> t1) & 1)) j1++;
+                while (!((s->hand[j2] >> t2) & 1)) j2++;
+                int c1 = (s->count >> j1) & 1;
+                /* the pair must want these tricks (it could also play the two together) */
+                if ((j1 ^ j2) == 2 && c1 == ((s->count >> j2) & 1) && c1 == ((s->maxm >> j1) & 1) &&
+                    c1 == ((s->maxm >> j2) & 1) &&
+                    (popc(s->hand[j1] & SUITM[0]) > 1 || popc(s->hand[j2] & SUITM[0]) > 1)) {
+                    u64 w = (1ULL << t1) | (1ULL << t2);
+                    if (c1) { if (bc < 2) { bc = 2; wc = w; } }
+                    else if (bn < 2) { bn = 2; wn = w; }
+                }
             }
             if (bc >= need) { st_quick++; *wr = wc; return 1; }
             if (r - bn < need) { st_quick++; *wr = wn; return 0; }
@@ -698,7 +743,7 @@ static int ab(St *s, int target, u64 *wr) {
                 int i = lobit(hits);
                 hits &= hits - 1;
                 TTE *e = b->e + i;
-                if (e->key != gkey || (c01 & e->m01) != e->v01 || (c23 & e->m23) != e->v23) continue;
+                if (e->key != gkey || ((c01 ^ e->v01) & kmask01(e->k)) || ((c23 ^ e->v23) & kmask23(e->k))) continue;
                 if (e->lb >= need) { st_hit++; *wr = entry_cards(e, all); return 1; }
                 if (e->ub < need) { st_hit++; *wr = entry_cards(e, all); return 0; }
                 if (ttcard < 0 && e->move != 0xFF) ttcard = from_rel(s, e->move >> 4, e->move & 15);
@@ -743,6 +788,7 @@ static int ab(St *s, int target, u64 *wr) {
         /* the pattern: per suit, the owners of all cards down to the lowest relevant one */
         u64 all = allc, m[4];
         int spec = 0, slen[4], level = MAXLEVEL;
+        unsigned kk = 0;
         for (int su = 0; su < 4; su++) {
             u64 rel = acc & SUITM[su];
             int k = rel ? popc(all & SUITM[su] & ~((1ULL << lobit(rel)) - 1)) : 0;
@@ -754,6 +800,7 @@ static int ab(St *s, int target, u64 *wr) {
             while (k < (level < slen[su] ? level : slen[su])) level--;
 #endif
             spec += k;
+            kk |= (unsigned)k << (4 * su);
             m[su] = k ? ((1ULL << (2 * k)) - 1) << (26 - 2 * k) : 0;
         }
         u64 m01 = m[0] | (m[1] << 26), m23 = m[2] | (m[3] << 26);
@@ -766,7 +813,7 @@ static int ab(St *s, int target, u64 *wr) {
             int i = lobit(same);
             same &= same - 1;
             TTE *e = b->e + i;
-            if (e->key == gkey && e->m01 == m01 && e->m23 == m23 && e->v01 == v01 && e->v23 == v23) {
+            if (e->key == gkey && e->k == kk && e->v01 == v01 && e->v23 == v23) {
                 slot = e;
                 break;
             }
@@ -789,7 +836,7 @@ static int ab(St *s, int target, u64 *wr) {
             slot = b->e + vi;
             b->tag[vi] = gtag;
             b->e[vi].key = gkey;
-            slot->m01 = m01; slot->v01 = v01; slot->m23 = m23; slot->v23 = v23;
+            slot->k = (uint16_t)kk; slot->v01 = v01; slot->v23 = v23;
             slot->lb = 0; slot->ub = (int8_t)r; slot->move = 0xFF; slot->spec = (uint8_t)spec;
         }
         if (result) { if (slot->lb < need) slot->lb = (int8_t)need; }
@@ -1029,7 +1076,8 @@ static PyObject *py_set_tt_log2(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "tt_log2 must be 8..26");
         return NULL;
     }
-    free(tt);
+    free(tt_raw);
+    tt_raw = NULL;
     tt = NULL;
     tt_log2 = n;
     Py_RETURN_NONE;
