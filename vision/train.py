@@ -2,14 +2,16 @@
 
     python -m vision.train [--out runs/vision] [--scenes 4000] [--val-scenes 300]
                            [--epochs 30] [--hours 1.25] [--finetune-hours 0.3] [--imgsz 320] [--threads 2]
-                           [--classifier-epochs 3] [--classifier-hours 1.25] [--patch-copies 3]
-                           [--finetune-epochs 0] [--export-dir models] [--skip-detector] [--skip-classifier]
+                           [--refine-hours 0] [--classifiers 3x1,4x2] [--classifier-hours 0]
+                           [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
 
 Steps, each resumable (run the same command again after an interruption):
  1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
  2. corner-index detector: tiny YOLOv8 (vision/training/corner-yolov8t.yaml), one class, ultralytics
- 3. corner-patch classifier: small CNN, rank + suit heads, torch (patches cached in OUT/patches.npz)
- 4. ONNX export: models/corner_detector.onnx, models/corner_classifier.onnx
+ 3. corner-patch classifiers: two small CNNs (rank + suit heads, torch) trained on different cuts of
+    patches (cached in OUT/patches*.npz), averaged at run time
+ 4. ONNX export: models/corner_detector.onnx; the classifiers quantized to int8,
+    models/corner_classifier.onnx and models/corner_classifier_2.onnx
 Needs the packages in requirements-train.txt (torch, ultralytics, onnx); the runtime does not.
 """
 from __future__ import annotations
@@ -47,17 +49,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--imgsz", type=int, default=320)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--classifier-epochs", type=int, default=3)
-    ap.add_argument("--classifier-hours", type=float, default=1.25,
-                    help="classifier time budget: no new epoch starts once it is spent (0: none)")
+    ap.add_argument("--classifiers", default="3x1,4x2",
+                    help="the classifier ensemble: EPOCHSxCUTS for each member (CUTS: independent cuts of "
+                         "patches from the same scenes, trained on together)")
+    ap.add_argument("--classifier-hours", type=float, default=0.0,
+                    help="per classifier: no new epoch starts after this many hours (0: no limit; a cut "
+                         "short one-cycle schedule never anneals, so prefer fewer epochs)")
     ap.add_argument("--patch-copies", type=int, default=3,
-                    help="jittered patches cut around each labelled corner index")
+                    help="jittered copies of each labelled corner in one cut of patches")
     ap.add_argument("--negatives", type=int, default=8, help="'not an index' patches per training scene")
     ap.add_argument("--max-angle", type=float, default=8.0, help="training patches turned by up to this (deg)")
-    ap.add_argument("--patch-sets", type=int, default=1,
-                    help="independent cuts of patches from the same scenes, trained on together")
-    ap.add_argument("--finetune-epochs", type=int, default=0,
-                    help="second classifier pass on freshly cut patches at a lower learning rate")
     ap.add_argument("--export-dir", type=Path, default=MODELS, help="where the ONNX files are written")
     ap.add_argument("--skip-detector", action="store_true")
     ap.add_argument("--skip-classifier", action="store_true")
@@ -101,52 +102,44 @@ def main(argv: list[str] | None = None) -> int:
         import numpy as np
 
         from vision.crops import PATCH
-        from vision.training.classifier import build_patches, export_classifier, train_classifier
+        from vision.training.classifier import (
+            build_patches, export_classifier, quantize_classifier, train_classifier,
+        )
 
         cache = args.out / "patches.npz"
         data = np.load(cache) if cache.exists() else None
         if data is not None and data["xt"].shape[1] == PATCH:
-            train = (data["xt"], data["rt"], data["st"])
+            sets = [(data["xt"], data["rt"], data["st"])]
             val = (data["xv"], data["rv"], data["sv"])
         else:  # none yet, or cut for another patch size
             log("cutting corner patches")
-            train = build_patches(synth, "train", args.seed, negatives_per_image=args.negatives,
-                                  copies=args.patch_copies, max_angle=args.max_angle)
+            sets = [build_patches(synth, "train", args.seed, negatives_per_image=args.negatives,
+                                  copies=args.patch_copies, max_angle=args.max_angle)]
             val = build_patches(synth, "val", args.seed + 1)
-            np.savez(cache, xt=train[0], rt=train[1], st=train[2], xv=val[0], rv=val[1], sv=val[2])
-        for k in range(1, args.patch_sets):  # further cuts: fresh jitter, turns and negatives
+            np.savez(cache, xt=sets[0][0], rt=sets[0][1], st=sets[0][2], xv=val[0], rv=val[1], sv=val[2])
+        members = [tuple(int(v) for v in m.split("x")) for m in args.classifiers.split(",")]
+        for k in range(1, max(p for _, p in members)):  # further cuts: fresh jitter, turns, negatives
             extra = args.out / f"patches_set{k}.npz"
             if extra.exists():
                 data = np.load(extra)
-                more = (data["xt"], data["rt"], data["st"])
+                sets.append((data["xt"], data["rt"], data["st"]))
             else:
                 log(f"cutting corner patches, set {k + 1}")
-                more = build_patches(synth, "train", args.seed + 7 * k, negatives_per_image=args.negatives,
-                                     copies=args.patch_copies, max_angle=args.max_angle)
-                np.savez(extra, xt=more[0], rt=more[1], st=more[2])
-            train = tuple(np.concatenate([a, b]) for a, b in zip(train, more))
-        log(f"classifier: {len(train[0])} train patches, {len(val[0])} val patches")
-        t0 = time.time()
-        model = train_classifier(train, val, args.out, args.classifier_epochs, args.threads, log=log,
-                                 hours=args.classifier_hours or None)
-        log(f"classifier trained in {time.time() - t0:.0f} s")
-        if args.finetune_epochs:
-            cache2 = args.out / "patches_finetune.npz"
-            if cache2.exists():
-                data = np.load(cache2)
-                train2 = (data["xt"], data["rt"], data["st"])
-            else:
-                log("cutting a second set of corner patches")
-                train2 = build_patches(synth, "train", args.seed + 7, negatives_per_image=args.negatives,
-                                       copies=args.patch_copies, max_angle=args.max_angle)
-                np.savez(cache2, xt=train2[0], rt=train2[1], st=train2[2])
+                sets.append(build_patches(synth, "train", args.seed + 7 * k, negatives_per_image=args.negatives,
+                                          copies=args.patch_copies, max_angle=args.max_angle))
+                np.savez(extra, xt=sets[-1][0], rt=sets[-1][1], st=sets[-1][2])
+        for i, (epochs, n_sets) in enumerate(members):
+            train = tuple(np.concatenate(parts) for parts in zip(*sets[:n_sets]))
+            name = "classifier" if i == 0 else f"classifier{i + 1}"
+            log(f"{name}: {epochs} epochs on {len(train[0])} patches ({n_sets} cuts), {len(val[0])} val patches")
             t0 = time.time()
-            model = train_classifier(train2, val, args.out, args.finetune_epochs, args.threads, log=log,
-                                     init=args.out / "classifier_last.pt", max_lr=1e-3,
-                                     seed=args.seed + 7, name="finetune")
-            log(f"classifier fine-tuned in {time.time() - t0:.0f} s")
-        export_classifier(model, args.export_dir / "corner_classifier.onnx")
-        log(f"exported {args.export_dir / 'corner_classifier.onnx'}")
+            model = train_classifier(train, val, args.out, epochs, args.threads, log=log,
+                                     hours=args.classifier_hours or None, name=name)
+            log(f"{name} trained in {time.time() - t0:.0f} s")
+            fp32 = export_classifier(model, args.out / f"{name}.onnx")
+            out = args.export_dir / ("corner_classifier.onnx" if i == 0 else f"corner_classifier_{i + 1}.onnx")
+            quantize_classifier(fp32, out, val[0])
+            log(f"exported {out} (int8)")
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
     return 0
 
