@@ -24,7 +24,7 @@ MIN_HAND = 4
 BOTH_CORNERS_TABLE = 0.75
 SIZE_RATIO = 1.35
 SECOND_CORNER = (2.0, 16.0)  # distance range, in index sizes, between the two corners of a card
-MIN_CONF = 0.55
+MIN_CONF = 0.525
 UNCERTAIN = 0.6
 MAX_NONE = 0.5
 

@@ -2,7 +2,7 @@
 
     python -m vision.train [--out runs/vision] [--scenes 4000] [--val-scenes 300]
                            [--epochs 30] [--hours 1.25] [--finetune-hours 0.3] [--imgsz 320] [--threads 2]
-                           [--refine-hours 0] [--classifiers 3x1,4x2] [--classifier-hours 0]
+                           [--refine-hours 0.9] [--classifiers 3x1,4x2] [--classifier-hours 0]
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
 
 Steps, each resumable (run the same command again after an interruption):
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="time budget for the detector (ultralytics 'time'; overrides --epochs)")
     ap.add_argument("--finetune-hours", type=float, default=0.3,
                     help="second detector pass from the first one's weights (0: none)")
-    ap.add_argument("--refine-hours", type=float, default=0.0,
+    ap.add_argument("--refine-hours", type=float, default=0.9,
                     help="a third detector pass at --refine-imgsz (0: none)")
     ap.add_argument("--refine-imgsz", type=int, default=480)
     ap.add_argument("--refine-batch", type=int, default=16)
