@@ -44,9 +44,7 @@ def _bid_table(state: HandState, model: BidModel) -> list[dict[str, Any]]:
 
 def _points_slope(state: HandState, team: int, gain: float) -> float:
     """What one more point this hand adds to the chance to win the game, around ``gain``."""
-    table = win_table(state.rules)
-    ours, theirs = state.points_before[team] + gain, state.points_before[1 - team]
-    return max(float(table.with_hand(ours + 25, theirs) - table.with_hand(ours - 25, theirs)) / 50, 1e-9)
+    return win_table(state.rules).points_slope(state.points_before[team] + gain, state.points_before[1 - team])
 
 
 def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int | None = None,

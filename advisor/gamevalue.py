@@ -67,6 +67,13 @@ class WinTable:
         d = 25.0
         return max((self.chance(ours + d, theirs - d) - self.chance(ours - d, theirs + d)) / (4 * d), 1e-9)
 
+    def points_slope(self, ours_after: float, theirs_before: float) -> float:
+        """What one more point of ours this hand adds to the chance to win, around a score of
+        ``ours_after`` after the hand (floored like :meth:`margin_slope`)."""
+        d = 25.0
+        return max(float(self.with_hand(ours_after + d, theirs_before)
+                         - self.with_hand(ours_after - d, theirs_before)) / (2 * d), 1e-9)
+
     def _ended(self, ours: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(game over, result for us) for scores after a hand."""
         over = np.maximum(ours, theirs) >= self.win_at
@@ -119,11 +126,10 @@ def _table(win_at: int, lose_at: int | None, tie_draws: bool) -> WinTable:
     a, b = np.meshgrid(ext, ext, indexing="ij")
     shell = WinTable(low, step, win_at, lose_at, tie_draws, np.zeros((n + 1, n + 1)))
     over, result = shell._ended(a, b)
+    inner = np.ix_(*[np.clip(np.arange(len(ext)) - pad_lo, 0, n)] * 2)  # below the grid (no floor): its edge
     values = np.full((n + 1, n + 1), 0.5)
     for _ in range(400):
-        grid = np.where(over, result, 0.0)
-        inner = np.clip(np.arange(len(ext)) - pad_lo, 0, n)  # below the grid (no floor): its edge
-        grid = np.where(over, grid, values[np.ix_(inner, inner)])
+        grid = np.where(over, result, values[inner])
         rows = sum(w * grid[pad_lo + k: pad_lo + k + n + 1, :] for k, w in zip(steps, p))
         new = sum(w * rows[:, pad_lo + k: pad_lo + k + n + 1] for k, w in zip(steps, p))
         done = np.max(np.abs(new - values)) < 1e-7

@@ -11,6 +11,8 @@ import random
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .bids import BLIND_NIL, is_nil
 from .cards import Card
 from .bidmodel import correction, nil_probability, team_tricks_estimate, trick_distribution
@@ -140,8 +142,7 @@ def analyse_play(
         deals = sample_deals(state, seat, max_samples, rng)
     done = 0
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search ran over its limit
-    table = win_table(state.rules)
-    at_stake = False
+    finals = []  # per deal, per card: (our game score, theirs) after the hand
     for i, deal in enumerate(deals):
         if _out_of_time(start, time_budget, done, min_samples):
             break
@@ -162,7 +163,7 @@ def analyse_play(
             v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
                             cap=1, node_limit=NODE_LIMIT)
             nil_vals[s] = busted if v is None else v
-        finals = []
+        finals.append([])
         for card, st in stats.items():
             ours = team_vals[card]
             ns_more = ours if team == 0 else (13 - len(state.plays) // 4) - ours
@@ -174,14 +175,17 @@ def analyse_play(
             st.tricks += tricks[team] + tricks[team + 2]
             st.points += mine.hand_points - theirs.hand_points
             st.our_points += mine.hand_points
-            finals.append((mine.points, theirs.points))
+            finals[-1].append((mine.points, theirs.points))
             for s, v in nil_more.items():
                 st.nil_ok[s] = st.nil_ok.get(s, 0.0) + (v == 0)
-        ours_final, theirs_final = zip(*finals)
-        at_stake = at_stake or table.game_over(ours_final, theirs_final).any()
-        for st, chance in zip(stats.values(), table.after_hand(ours_final, theirs_final)):
-            st.win += float(chance)
         done += 1
+    table = win_table(state.rules)
+    at_stake = False
+    if finals:
+        scores = np.array(finals, float)  # deals x cards x (ours, theirs)
+        at_stake = bool(table.game_over(scores[..., 0], scores[..., 1]).any())
+        for st, chance in zip(stats.values(), table.after_hand(scores[..., 0], scores[..., 1]).sum(0)):
+            st.win = float(chance)
     slope = table.margin_slope(state.points_before[team], state.points_before[1 - team])
     for st in stats.values():
         st.samples = done
@@ -357,13 +361,6 @@ def _trick_mass(model: BidModel) -> dict[int, list[float]]:
     return groups
 
 
-def bid_values(state: HandState, model: BidModel, bids: list[int] | None = None) -> dict[int, float]:
-    """Expected team hand points (:func:`hand_value`) of each candidate bid (all legal bids but
-    blind nil by default)."""
-    bids = candidate_bids(state) if bids is None else bids
-    return {b: sum(p * hand_value(state.rules, sc) for p, sc in bid_outcomes(state, model, b)) for b in bids}
-
-
 def bid_evaluations(state: HandState, model: BidModel,
                     bids: list[int] | None = None) -> dict[int, tuple[float, float]]:
     """(expected hand value, chance to win the game) of each candidate bid.
@@ -371,8 +368,6 @@ def bid_evaluations(state: HandState, model: BidModel,
     The chance (:mod:`advisor.gamevalue`) takes the team's score after the hand, bags charged as
     in :func:`hand_value` unless the hand reaches the goal, against the opponents' score plus an
     ordinary hand of theirs."""
-    from .gamevalue import win_table
-
     bids = candidate_bids(state) if bids is None else bids
     table = win_table(state.rules)
     team = state._to_act & 1

@@ -11,7 +11,7 @@ from advisor.bidmodel import (
 )
 from advisor.cards import Seat, cards_to_mask, parse_card
 from advisor.rules import Rules
-from advisor.search import bid_samples, bid_values
+from advisor.search import bid_evaluations, bid_samples
 from advisor.solver import solve
 from advisor.state import HandState, deal
 from advisor.view import seat_view
@@ -73,7 +73,7 @@ def test_bid_values_follow_the_hand_strength():
         st = HandState(rules, Seat.N, {Seat.N: own})
         assert st.to_act is Seat.N
         model = bid_samples(st, time_budget=1.0, rng=random.Random(1))
-        values = bid_values(st, model)
+        values = {b: points for b, (points, _) in bid_evaluations(st, model).items()}
         assert set(values) == set(range(14))
         best[name] = max(values, key=values.get)
         assert len(model.means) >= 100 and len(model.solved) >= 1

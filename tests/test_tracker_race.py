@@ -168,17 +168,25 @@ def test_older_spellings_of_the_tracker_are_swapped_by_meaning(tmp_path, stored)
 
 
 # ---------------------------------------------------------------- frames
-def test_two_concurrent_frames_both_count(storages):
-    """Both frames read the same tracker before either stores it: the frame counter still goes
-    up by two and the card's streak counts both frames."""
+def _race_two_frames(storages, seed: int, stable_frames: int):
+    """A new game, one frame showing N's first non-spade card, then two more frames of it sent
+    at once through two services that race. -> (setup service, game id, card, the two answers,
+    the two services' gates)."""
     setup = GameService(storages())
-    gid, hands = new_game(setup, 3)
+    gid, hands = new_game(setup, seed)
     lead = next(c for c in hands["N"] if c[1] != "S")
-    settings = Settings(stable_frames=5)
+    settings = Settings(stable_frames=stable_frames)
     process_scan(setup, gid, det(lead), settings)
     (a, ga), (b, gb) = racing_services(storages)
     outs = run_together(lambda: process_scan(a, gid, det(lead), settings),
                         lambda: process_scan(b, gid, det(lead), settings))
+    return setup, gid, lead, outs, (ga, gb)
+
+
+def test_two_concurrent_frames_both_count(storages):
+    """Both frames read the same tracker before either stores it: the frame counter still goes
+    up by two and the card's streak counts both frames."""
+    setup, gid, lead, outs, (ga, gb) = _race_two_frames(storages, seed=3, stable_frames=5)
     tracker = setup.load(gid).tracker
     assert tracker["frame"] == 3
     assert tracker["streak"] == {lead: 3}
@@ -193,14 +201,7 @@ def test_two_concurrent_frames_both_count(storages):
 def test_concurrent_frames_confirm_a_card_once(storages):
     """The card becomes stable on the third frame: exactly one of two concurrent frames
     confirms it and it is stored once (before, both saw two frames and neither confirmed it)."""
-    setup = GameService(storages())
-    gid, hands = new_game(setup, 4)
-    lead = next(c for c in hands["N"] if c[1] != "S")
-    settings = Settings(stable_frames=3)
-    process_scan(setup, gid, det(lead), settings)
-    (a, _), (b, _) = racing_services(storages)
-    outs = run_together(lambda: process_scan(a, gid, det(lead), settings),
-                        lambda: process_scan(b, gid, det(lead), settings))
+    setup, gid, lead, outs, _ = _race_two_frames(storages, seed=4, stable_frames=3)
     confirmed = [e for o in outs for e in o["events"] if e["status"] == "confirmed"]
     assert len(confirmed) == 1 and confirmed[0]["card"] == lead and confirmed[0]["stored"] is True
     assert all(e["status"] != "rejected" for o in outs for e in o["events"])
