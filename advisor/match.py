@@ -419,21 +419,33 @@ def _preset(name: str) -> Rules | None:
 
 
 def run_match(config: MatchConfig, jobs: int = 1,
-              progress: Callable[[int, int, float], None] | None = None) -> MatchResult:
-    """Play every game of the match; ``progress(done, total, seconds)`` after each game."""
-    tasks = [(config, s) for s in range(config.deal_sets)]
+              progress: Callable[[int, int, float], None] | None = None,
+              checkpoint=None) -> MatchResult:
+    """Play every game of the match; ``progress(done, total, seconds)`` after each game.
+
+    ``checkpoint`` (a :class:`~advisor.match_checkpoint.Checkpoint`): its finished deal sets are
+    not played again, and each deal set finished here is added to it at once."""
+    skip = checkpoint.done_sets if checkpoint is not None else set()
+    results: list[GameResult] = [g for g in checkpoint.done if g.deal_set < config.deal_sets
+                                 and g.deal_set in skip] if checkpoint is not None else []
+    tasks = [(config, s) for s in range(config.deal_sets) if s not in skip]
     total = config.games
-    jobs = max(1, min(jobs, len(tasks)))
-    if config.dd:
+    jobs = max(1, min(jobs, len(tasks) or 1))
+    if config.dd and tasks:
         DoubleDummy(config.rules)  # fail early, in this process, when the solver is missing
     start = time.perf_counter()
-    results: list[GameResult] = []
+
+    def finished(pair: list[GameResult]) -> None:
+        results.extend(pair)
+        if checkpoint is not None:
+            checkpoint.add(pair)
+        if progress:
+            progress(len(results), total, time.perf_counter() - start)
+
     if jobs == 1:
         try:
             for t in tasks:
-                results.extend(_task(t))
-                if progress:
-                    progress(len(results), total, time.perf_counter() - start)
+                finished(_task(t))
         finally:
             close_bots()
     else:
@@ -441,13 +453,12 @@ def run_match(config: MatchConfig, jobs: int = 1,
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         with ctx.Pool(jobs, initializer=_worker_init) as pool:
             for pair in pool.imap_unordered(_task, tasks, chunksize=1):
-                results.extend(pair)
-                if progress:
-                    progress(len(results), total, time.perf_counter() - start)
+                finished(pair)
             pool.close()
             pool.join()
     results.sort(key=lambda g: (g.deal_set, g.swapped))
-    return MatchResult(config, results, time.perf_counter() - start, jobs)
+    before = checkpoint.seconds_before if checkpoint is not None else 0.0
+    return MatchResult(config, results, before + time.perf_counter() - start, jobs)
 
 
 __all__ = ["BotSpec", "MatchConfig", "DealSet", "SideTally", "GameResult", "Forfeit", "MatchResult",

@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes (default: all cores)")
     p.add_argument("--dd", action="store_true",
                    help="also measure bid error against double-dummy team tricks (slower)")
+    p.add_argument("--checkpoint", default=None, metavar="FILE",
+                   help="keep finished deal sets in FILE and skip those already there, so a long "
+                        "match can stop and go on later (same bots, seed, rules and advisor code)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--list-bots", action="store_true", help="print the bot names and exit")
@@ -116,14 +119,15 @@ def _config(args: argparse.Namespace) -> MatchConfig:
 class ProgressBar:
     """A plain-text progress bar on stderr (a line per 10% when stderr is not a terminal)."""
 
-    def __init__(self, stream=None, width: int = 30) -> None:
+    def __init__(self, stream=None, width: int = 30, resumed: int = 0) -> None:
         self.stream = stream or sys.stderr
         self.width = width
+        self.resumed = resumed  # games read from a checkpoint: not counted in the rate
         self.tty = self.stream.isatty()
         self._last_decile = -1
 
     def __call__(self, done: int, total: int, seconds: float) -> None:
-        rate = done / seconds if seconds > 0 else 0.0
+        rate = (done - self.resumed) / seconds if seconds > 0 else 0.0
         eta = (total - done) / rate if rate > 0 else 0.0
         filled = self.width * done // total
         line = (f"match [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games "
@@ -188,9 +192,21 @@ def main(argv: list[str]) -> int:
     except (_UsageError, BotUnavailable) as e:
         print(f"piki match: {e}", file=sys.stderr)
         return 2
-    progress = None if args.quiet else ProgressBar()
+    checkpoint = None
+    if args.checkpoint is not None:
+        from .match_checkpoint import Checkpoint, CheckpointError
+        try:
+            checkpoint = Checkpoint.open(args.checkpoint, config)
+        except CheckpointError as e:
+            print(f"piki match: --checkpoint: {e}", file=sys.stderr)
+            return 2
+    resumed = 0 if checkpoint is None else sum(
+        1 for g in checkpoint.done if g.deal_set < config.deal_sets and g.deal_set in checkpoint.done_sets)
+    progress = None if args.quiet else ProgressBar(resumed=resumed)
+    if progress is not None and resumed:
+        print(f"piki match: {resumed} games read from {args.checkpoint}", file=sys.stderr)
     try:
-        result = run_match(config, jobs=args.jobs, progress=progress)
+        result = run_match(config, jobs=args.jobs, progress=progress, checkpoint=checkpoint)
     except ImportError as e:  # --dd without the solver
         print(f"piki match: {e}", file=sys.stderr)
         return 2

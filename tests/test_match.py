@@ -229,3 +229,63 @@ def test_dd_without_the_solver_is_a_clear_error(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "advisor.solver", None)
     assert main(["--games", "2", "--dd", "--quiet"]) == 2
     assert "solver" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- checkpoints
+def _cli_figures(capsys, games, path, *extra):
+    code = main(["--a", "heuristic", "--b", "random", "--games", str(games), "--seed", "7",
+                 "--max-hands", "5", "--jobs", "1", "--json", "--quiet", "--checkpoint", str(path),
+                 *extra])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code == 0 else None), err
+
+
+def _same_figures(data):
+    return {k: v for k, v in data.items() if k not in ("seconds", "games_per_second",
+                                                       "hands_per_second", "jobs")}
+
+
+def test_checkpoint_goes_on_where_it_stopped(tmp_path, capsys):
+    path = tmp_path / "match.jsonl"
+    code, first, _ = _cli_figures(capsys, 2, path)
+    assert code == 0 and first["games"] == 2
+    assert len(path.read_text().splitlines()) == 2  # header + one deal set
+    code, more, _ = _cli_figures(capsys, 6, path)
+    assert code == 0 and more["games"] == 6
+    lines = path.read_text().splitlines()
+    assert len(lines) == 4  # the first deal set was not played again
+    straight = run_match(config(sets=3, seed=7, max_hands=5), jobs=1).to_json()
+    assert _same_figures(more) == _same_figures(straight)
+    # A smaller --games than the file holds counts only the first deal sets.
+    code, fewer, _ = _cli_figures(capsys, 4, path)
+    assert code == 0 and _same_figures(fewer) == _same_figures(
+        run_match(config(sets=2, seed=7, max_hands=5), jobs=1).to_json())
+    assert len(path.read_text().splitlines()) == 4
+    # A run killed while writing leaves a torn last line: that deal set is played again.
+    path.write_text("\n".join(lines[:-1] + [lines[-1][:40]]) + "\n")
+    code, again, _ = _cli_figures(capsys, 6, path)
+    assert code == 0 and _same_figures(again) == _same_figures(straight)
+
+
+def test_checkpoint_of_another_match_or_engine_is_refused(tmp_path, capsys):
+    path = tmp_path / "match.jsonl"
+    assert _cli_figures(capsys, 2, path)[0] == 0
+    code, _, err = _cli_figures(capsys, 2, path, "--rules", "pagat")
+    assert code == 2 and "belongs to another match" in err and "rules" in err
+    assert err.count("\n") == 1
+    head, *rest = path.read_text().splitlines()
+    other = json.loads(head)
+    other["engine"] = "0123456789ab"
+    path.write_text("\n".join([json.dumps(other), *rest]) + "\n")
+    code, _, err = _cli_figures(capsys, 2, path)
+    assert code == 2 and "other advisor code" in err and "0123456789ab" in err
+    junk = tmp_path / "notes.txt"
+    junk.write_text("shopping list\n")
+    code, _, err = _cli_figures(capsys, 2, junk)
+    assert code == 2 and "not a piki match checkpoint" in err
+    damaged = tmp_path / "damaged.jsonl"
+    assert _cli_figures(capsys, 4, damaged)[0] == 0
+    head, first, second = damaged.read_text().splitlines()
+    damaged.write_text("\n".join([head, "{oops", second]) + "\n")
+    code, _, err = _cli_figures(capsys, 4, damaged)
+    assert code == 2 and "line 2 is damaged" in err
