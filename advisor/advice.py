@@ -26,6 +26,10 @@ DEFAULT_BID_BUDGET = 0.7
 NIL_MIN_PROBABILITY = 0.7  # a nil proposed by the simulation alone needs this chance to make
 BID_TIE_POINTS = 15.0  # expected points within which the trick-counting bid is preferred
 NIL_BID_TIE_POINTS = 40.0  # the same for a nil chosen by the nil rules
+# … when the simulation gives that nil at least this chance. Nils the advisor bid and played
+# against the rule-based bot (152 forced, 400 hands) made 63% from 0.35 up, 81% from 0.55 up: a
+# made nil is +100, a failed one -100 and usually the partner's contract too.
+RULE_NIL_MIN_PROBABILITY = 0.55
 # The bid with the best chance to win the game replaces the one with the most expected points
 # when it is worth this much more, counted in points at the current score (see _points_slope).
 GAME_END_POINTS = 2.0
@@ -100,6 +104,8 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         # nil choices in particular are noisier than the counting rules).
         rule = choose_bid(state)
         rule_row = next((r for r in rows if r["bid"] == rule), None)
+        if rule == 0 and model.nil_p < RULE_NIL_MIN_PROBABILITY:
+            rule_row = None
         if rule_row is not None and rule_row is not best:
             gap = best["_worth"] - rule_row["_worth"]
             if gap <= (NIL_BID_TIE_POINTS if rule == 0 else BID_TIE_POINTS):

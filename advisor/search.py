@@ -18,12 +18,13 @@ from .cards import Card
 from .bidmodel import correction, nil_probability, team_tricks_estimate, trick_distribution
 from .gamevalue import win_table
 from .handeval import nil_risk
-from .inference import SampledDeal, sample_deals
+from .inference import SampledDeal, sample_deals, systematic, weighted_deals
 from .scoring import score_hand
 from .solver import solve, solve_moves
 from .state import HandState
 
 TEAM_MASK = (0b0101, 0b1010)
+BID_OVERSAMPLE = 4  # candidate deals per deal kept when the bids weigh them
 # Search nodes one solve may use (about 0.1-0.3 s here); a deal that needs more is skipped.
 NODE_LIMIT = 1_500_000
 NIL_HOPELESS = 1.6  # handeval.nil_risk above which a nil is not searched (it never makes)
@@ -273,36 +274,40 @@ def bid_samples(
     team = seat & 1
     partner = (seat + 2) & 3
     start = time.perf_counter()
-    deals = sample_deals(state, seat, max(estimate_samples, max_samples), rng, hide_observer=hide_hand)
-    estimates = [team_tricks_estimate(d.initial[seat], d.initial[partner]) for d in deals]
-    partner_bids = [_estimated_partner_bid(state, partner, d.initial[partner]) for d in deals]
+    n = max(estimate_samples, max_samples)
+    informed = any(state.bids[s] is not None for s in range(4) if s != seat or hide_hand)
+    # The bids weigh the deals; drawing with replacement keeps those weights whole (a hand that
+    # fits the partner's 5 well counts several times), where drawing n of a few n distinct deals
+    # would let the misfits back in.
+    pool, weights = weighted_deals(state, seat, n * (BID_OVERSAMPLE if informed else 1), rng,
+                                   hide_observer=hide_hand)
+    picks = systematic(weights, n, rng) if informed else list(range(len(pool)))
+    rng.shuffle(picks)
+    cache: dict[int, tuple[float, int]] = {}
+    for i in picks:
+        if i not in cache:
+            d = pool[i]
+            cache[i] = (team_tricks_estimate(d.initial[seat], d.initial[partner]),
+                        _estimated_partner_bid(state, partner, d.initial[partner]))
+    estimates = [cache[i][0] for i in picks]
+    partner_bids = [cache[i][1] for i in picks]
+    deals = [pool[i] for i in picks]
     to_solve = deals[:max_samples]
-    first = int(state.first)
     solved: list[BidSample] = []
     residuals: list[float] = []
+    verdicts: dict[int, tuple[int, bool, int] | None] = {}  # a deal drawn twice is solved once
     for i, deal in enumerate(to_solve):
-        if _out_of_time(start, time_budget, len(solved), min_samples):
-            break
-        # The last deal is searched without a limit when every earlier one was too hard.
-        limit = NODE_LIMIT if solved or i < len(to_solve) - 1 else None
-        common = dict(hands=deal.remaining, to_act=first, trick=[], spades_broken=False,
-                      allspade_lead_breaks=state.rules.allspade_lead_breaks)
-        team_tricks = solve(**common, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
-                            node_limit=limit)
-        if team_tricks is None:  # a pathological deal: leave it out rather than stall
+        if picks[i] not in verdicts:
+            if _out_of_time(start, time_budget, len(solved), min_samples):
+                break
+            # The last deal is searched without a limit when every earlier one was too hard.
+            limit = NODE_LIMIT if solved or i < len(to_solve) - 1 else None
+            verdicts[picks[i]] = _solve_for_bid(state, deal, limit)
+        verdict = verdicts[picks[i]]
+        if verdict is None:  # a pathological deal: leave it out rather than stall
             continue
-        nil_takes, partner_alone = 1, team_tricks
-        if nil_risk(deal.initial[seat]) <= NIL_HOPELESS:
-            # Only "does the nil take a trick?" matters: a capped search answers it cheaply.
-            nil = solve(**common, count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat),
-                        cap=1, node_limit=NODE_LIMIT)
-            nil_takes = 1 if nil is None else nil
-            if nil_takes == 0:
-                alone = solve(**common, count_seats=seat_mask(partner), maximizer_seats=TEAM_MASK[team],
-                              node_limit=NODE_LIMIT)
-                partner_alone = team_tricks if alone is None else alone
-        # else: aces and high spades, nil is out of the question
-        solved.append(BidSample(team_tricks, nil_takes == 0, partner_alone, partner_bids[i]))
+        team_tricks, nil_ok, partner_alone = verdict
+        solved.append(BidSample(team_tricks, nil_ok, partner_alone, partner_bids[i]))
         residuals.append(team_tricks - estimates[i])
     shift, sigma = correction(residuals)
     made = sum(s.nil_ok for s in solved)
@@ -317,6 +322,32 @@ def bid_samples(
         sigma=sigma,
         nil_p=nil_p,
     )
+
+
+def _solve_for_bid(state: HandState, deal: SampledDeal, limit: int | None) -> tuple[int, bool, int] | None:
+    """Double-dummy (team tricks, the bidder's nil survives, the partner's tricks beside that nil)
+    of a sampled deal from the first lead; None when the search runs over ``limit``."""
+    seat = state._to_act
+    team = seat & 1
+    partner = (seat + 2) & 3
+    common = dict(hands=deal.remaining, to_act=int(state.first), trick=[], spades_broken=False,
+                  allspade_lead_breaks=state.rules.allspade_lead_breaks)
+    team_tricks = solve(**common, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
+                        node_limit=limit)
+    if team_tricks is None:
+        return None
+    nil_takes, partner_alone = 1, team_tricks
+    if nil_risk(deal.initial[seat]) <= NIL_HOPELESS:
+        # Only "does the nil take a trick?" matters: a capped search answers it cheaply.
+        nil = solve(**common, count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat),
+                    cap=1, node_limit=NODE_LIMIT)
+        nil_takes = 1 if nil is None else nil
+        if nil_takes == 0:
+            alone = solve(**common, count_seats=seat_mask(partner), maximizer_seats=TEAM_MASK[team],
+                          node_limit=NODE_LIMIT)
+            partner_alone = team_tricks if alone is None else alone
+    # else: aces and high spades, nil is out of the question
+    return team_tricks, nil_takes == 0, partner_alone
 
 
 def _team_score(state: HandState, bid: int, partner_bid: int, own_tricks: int,

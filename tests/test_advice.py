@@ -201,3 +201,22 @@ def test_nil_advice_stays_within_the_nil_window_and_says_why(seed):
     assert advice["candidates"][0]["card"] == advice["card"]
     if values[advice["card"]] < top - 1.0 and st.tricks[nil_seat] == 0:
         assert "nil technique" in advice["explanation"]
+
+
+@pytest.mark.parametrize("deal_seed", [308, 171, 225, 39])
+def test_a_rule_nil_needs_the_simulations_chance(deal_seed):
+    # Hands the trick-counting rules would bid nil with (N, dealer, bids first). The advice
+    # follows them only when the simulation gives the nil a fair chance: 308 and 171 are weak
+    # nils (about 0.2-0.3 here), 225 and 39 sound ones (about 0.8).
+    from advisor.advice import RULE_NIL_MIN_PROBABILITY, analyse_bid
+    from advisor.bots.heuristic_bid import choose_bid
+
+    st = HandState(Rules(), Seat.N, deal(random.Random(deal_seed)))
+    view = seat_view(st, Seat.N)
+    assert choose_bid(view) == 0
+    a = analyse_bid(view, time_budget=0.7, seed=1)
+    if a["nil_probability"] < RULE_NIL_MIN_PROBABILITY:
+        assert a["bid"] != 0
+        assert deal_seed in (308, 171)
+    else:
+        assert deal_seed in (225, 39)
