@@ -35,12 +35,18 @@ class CheckpointError(ValueError):
     """The checkpoint file cannot continue this match (another match, other code, bad file)."""
 
 
+# How a match is printed and stored does not change how it is played.
+NOT_ENGINE = ("match_cli.py", "match_checkpoint.py")
+
+
 def engine_fingerprint() -> str:
-    """A short hash of the advisor's source (the Python modules and the C solver)."""
+    """A short hash of the advisor's source (the Python modules and the C solver) that decides
+    how the games go."""
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
     for path in sorted(root.rglob("*")):
-        if path.suffix in (".py", ".c") and "__pycache__" not in path.parts:
+        if path.suffix in (".py", ".c") and "__pycache__" not in path.parts \
+                and path.relative_to(root).as_posix() not in NOT_ENGINE:
             h.update(path.relative_to(root).as_posix().encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:12]
@@ -56,8 +62,7 @@ def game_to_json(g: GameResult) -> dict[str, Any]:
     return {"deal_set": g.deal_set, "swapped": g.swapped, "winner": g.winner, "points": g.points,
             "hands": g.hands, "capped": g.capped,
             "tally": {side: asdict(t) for side, t in g.tally.items()},
-            "forfeit": None if g.forfeit is None else asdict(g.forfeit),
-            "deals_played": [[d, list(m)] for d, m in g.deals_played]}
+            "forfeit": None if g.forfeit is None else asdict(g.forfeit)}
 
 
 def game_from_json(d: dict[str, Any]) -> GameResult:
@@ -67,8 +72,7 @@ def game_from_json(d: dict[str, Any]) -> GameResult:
     forfeit = None if d["forfeit"] is None else Forfeit(**d["forfeit"])
     return GameResult(int(d["deal_set"]), bool(d["swapped"]), str(d["winner"]),
                       {k: int(v) for k, v in d["points"].items()}, int(d["hands"]),
-                      bool(d["capped"]), tally, forfeit,
-                      [(int(dl), tuple(int(x) for x in m)) for dl, m in d["deals_played"]])
+                      bool(d["capped"]), tally, forfeit)  # the deals: from the seed, not stored
 
 
 _MATCH_KEYS = (("a", "side A's bot"), ("b", "side B's bot"), ("seed", "seed"),
