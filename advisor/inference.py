@@ -2,7 +2,8 @@
 
 A sampled deal respects the observer's own cards, every card played and by whom, the voids each
 seat has shown, any other cards known to be in a hand, and how many cards each seat still holds.
-Deals are weighted by how well each hand fits its owner's bid, then resampled.
+Deals are weighted by how well each hand fits its owner's bid, then drawn in proportion to that
+weight.
 
 >>> systematic([0.0, 3.0, 1.0], 4, random.Random(0))
 [1, 1, 1, 2]
@@ -132,17 +133,6 @@ def weighted_deals(
     return deals, weights
 
 
-def resample(deals: list[SampledDeal], weights: list[float], n: int, rng: random.Random) -> list[SampledDeal]:
-    """``n`` of ``deals`` without replacement, each drawn in proportion to its weight
-    (Efraimidis–Spirakis keys); all of them, in order, when the weights are all equal."""
-    if len(set(weights)) <= 1:
-        return deals[:n]
-    if sum(weights) <= 0:
-        weights = [1.0] * len(deals)
-    keyed = sorted(zip(weights, deals), key=lambda wd: -(rng.random() ** (1.0 / max(wd[0], 1e-12))))
-    return [d for _, d in keyed[:n]]
-
-
 def systematic(weights: list[float], n: int, rng: random.Random) -> list[int]:
     """``n`` indices drawn with replacement in proportion to ``weights`` (systematic resampling:
     one random offset, then evenly spaced, so each index appears within one of its expected count).
@@ -164,12 +154,19 @@ def systematic(weights: list[float], n: int, rng: random.Random) -> list[int]:
     return out
 
 
-def sample_deals(
+def draw_deals(
     state: HandState, observer: int, n: int, rng: random.Random,
     *, oversample: int = 4, hide_observer: bool = False,
-) -> list[SampledDeal]:
-    """``n`` deals (drawn from ``oversample * n`` weighted candidates, see :func:`weighted_deals`)."""
+) -> tuple[list[SampledDeal], list[int]]:
+    """``n`` deals for ``observer``, in random order: once any other seat has bid, drawn with
+    replacement from ``oversample * n`` candidates in proportion to how well they fit the bids
+    (a well-fitting deal can come several times; drawing without replacement would let the
+    misfits back in), else ``n`` uniform ones. Also a key per deal, equal for repeats, so that a
+    repeated deal need not be solved twice.
+    """
     informed = any(state.bids[s] is not None for s in range(4) if s != observer or hide_observer)
-    deals, weights = weighted_deals(state, observer, n * (oversample if informed else 1), rng,
-                                    hide_observer=hide_observer)
-    return resample(deals, weights, n, rng)
+    pool, weights = weighted_deals(state, observer, n * (oversample if informed else 1), rng,
+                                   hide_observer=hide_observer)
+    keys = systematic(weights, n, rng) if informed else list(range(len(pool)))
+    rng.shuffle(keys)
+    return [pool[k] for k in keys], keys

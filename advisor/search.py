@@ -18,13 +18,12 @@ from .cards import Card
 from .bidmodel import correction, nil_probability, team_tricks_estimate, trick_distribution
 from .gamevalue import win_table
 from .handeval import nil_risk
-from .inference import SampledDeal, sample_deals, systematic, weighted_deals
+from .inference import SampledDeal, draw_deals
 from .scoring import score_hand
 from .solver import solve, solve_moves
 from .state import HandState
 
 TEAM_MASK = (0b0101, 0b1010)
-BID_OVERSAMPLE = 4  # candidate deals per deal kept when the bids weigh them
 # Search nodes one solve may use (about 0.1-0.3 s here); a deal that needs more is skipped.
 NODE_LIMIT = 1_500_000
 NIL_HOPELESS = 1.6  # handeval.nil_risk above which a nil is not searched (it never makes)
@@ -140,30 +139,23 @@ def analyse_play(
     if len(legal) == 1 and deals is None:
         return PlayAnalysis(seat, list(stats.values()), 0, 0.0, nils)
     if deals is None:
-        deals = sample_deals(state, seat, max_samples, rng)
+        deals, keys = draw_deals(state, seat, max_samples, rng)
+    else:
+        keys = list(range(len(deals)))
     done = 0
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search ran over its limit
     finals = []  # per deal, per card: (our game score, theirs) after the hand
+    solved: dict[int, tuple[dict, dict] | None] = {}  # a deal drawn twice is solved once
     for i, deal in enumerate(deals):
-        if _out_of_time(start, time_budget, done, min_samples):
-            break
-        # The last deal is searched without a limit when every earlier one was too hard.
-        limit = NODE_LIMIT if done or i < len(deals) - 1 else None
-        args = _solver_args(state, deal.remaining)
-        team_vals = solve_moves(**args, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
-                                node_limit=limit)
-        if team_vals is None:  # a pathological deal: leave it out rather than stall
+        if keys[i] not in solved:
+            if _out_of_time(start, time_budget, done, min_samples):
+                break
+            # The last deal is searched without a limit when every earlier one was too hard.
+            limit = NODE_LIMIT if done or i < len(deals) - 1 else None
+            solved[keys[i]] = _solve_for_play(state, deal, nils, busted, limit)
+        if solved[keys[i]] is None:  # a pathological deal: leave it out rather than stall
             continue
-        nil_vals = {}
-        for s in nils:
-            # Another seat's nil with sure winners is not worth a search; the seat's own nil
-            # always is: its hand is the same in every deal, so "hopeless" would give it up.
-            if s != seat and nil_risk(deal.remaining[s]) > NIL_HOPELESS:
-                nil_vals[s] = busted
-                continue
-            v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
-                            cap=1, node_limit=NODE_LIMIT)
-            nil_vals[s] = busted if v is None else v
+        team_vals, nil_vals = solved[keys[i]]
         finals.append([])
         for card, st in stats.items():
             ours = team_vals[card]
@@ -201,6 +193,30 @@ def analyse_play(
         st.value = st.win / slope if at_stake else st.points
     moves = sorted(stats.values(), key=lambda m: (-m.value, -m.points, -m.tricks, m.card % 13))
     return PlayAnalysis(seat, moves, done, time.perf_counter() - start, nils, at_stake)
+
+
+def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted: dict,
+                    limit: int | None) -> tuple[dict, dict] | None:
+    """Per legal card: the acting team's tricks from here, and per live nil whether it is set
+    (``busted`` when not searched); None when the team search runs over ``limit``."""
+    seat = state._to_act
+    team = seat & 1
+    args = _solver_args(state, deal.remaining)
+    team_vals = solve_moves(**args, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
+                            node_limit=limit)
+    if team_vals is None:
+        return None
+    nil_vals = {}
+    for s in nils:
+        # Another seat's nil with sure winners is not worth a search; the seat's own nil
+        # always is: its hand is the same in every deal, so "hopeless" would give it up.
+        if s != seat and nil_risk(deal.remaining[s]) > NIL_HOPELESS:
+            nil_vals[s] = busted
+            continue
+        v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
+                        cap=1, node_limit=NODE_LIMIT)
+        nil_vals[s] = busted if v is None else v
+    return team_vals, nil_vals
 
 
 TIE_POINTS = 1.0  # cards this close in expected points are a tie (about a tenth of a trick)
@@ -275,23 +291,14 @@ def bid_samples(
     partner = (seat + 2) & 3
     start = time.perf_counter()
     n = max(estimate_samples, max_samples)
-    informed = any(state.bids[s] is not None for s in range(4) if s != seat or hide_hand)
-    # The bids weigh the deals; drawing with replacement keeps those weights whole (a hand that
-    # fits the partner's 5 well counts several times), where drawing n of a few n distinct deals
-    # would let the misfits back in.
-    pool, weights = weighted_deals(state, seat, n * (BID_OVERSAMPLE if informed else 1), rng,
-                                   hide_observer=hide_hand)
-    picks = systematic(weights, n, rng) if informed else list(range(len(pool)))
-    rng.shuffle(picks)
-    cache: dict[int, tuple[float, int]] = {}
-    for i in picks:
-        if i not in cache:
-            d = pool[i]
-            cache[i] = (team_tricks_estimate(d.initial[seat], d.initial[partner]),
+    deals, picks = draw_deals(state, seat, n, rng, hide_observer=hide_hand)
+    cache: dict[int, tuple[float, int]] = {}  # per distinct deal: (team estimate, partner's bid)
+    for k, d in zip(picks, deals):
+        if k not in cache:
+            cache[k] = (team_tricks_estimate(d.initial[seat], d.initial[partner]),
                         _estimated_partner_bid(state, partner, d.initial[partner]))
-    estimates = [cache[i][0] for i in picks]
-    partner_bids = [cache[i][1] for i in picks]
-    deals = [pool[i] for i in picks]
+    estimates = [cache[k][0] for k in picks]
+    partner_bids = [cache[k][1] for k in picks]
     to_solve = deals[:max_samples]
     solved: list[BidSample] = []
     residuals: list[float] = []

@@ -10,7 +10,7 @@ import pytest
 
 from advisor.cards import Seat, cards_to_mask
 from advisor.handeval import estimate_tricks
-from advisor.inference import NoConsistentDeal, sample_deals, systematic, weighted_deals
+from advisor.inference import NoConsistentDeal, draw_deals, systematic, weighted_deals
 from advisor.rules import Rules
 from advisor.search import bid_samples
 from advisor.state import HandState, deal
@@ -41,7 +41,7 @@ def test_sampled_deals_respect_cards_played_and_voids():
     assert any(full.voids)
     observer = int(Seat.S)
     view = seat_view(full, Seat.S)
-    for deal_ in sample_deals(view, observer, 30, random.Random(1)):
+    for deal_ in draw_deals(view, observer, 30, random.Random(1))[0]:
         assert deal_.remaining[observer] == full.held[observer]
         union = 0
         for s in range(4):
@@ -96,14 +96,35 @@ def test_contradictory_facts_are_a_clear_error():
     view = seat_view(full, Seat.N)
     view.voids[1] = 0b1111  # E shows a void in every suit but still holds 13 cards
     with pytest.raises(NoConsistentDeal, match="no deal fits"):
-        sample_deals(view, 0, 5, random.Random(0))
+        draw_deals(view, 0, 5, random.Random(0))
 
 
 def test_blind_nil_sampling_hides_the_observers_own_cards():
     full = HandState(Rules(), Seat.N, deal(random.Random(4)))
     view = seat_view(full, Seat.N)
     own = cards_to_mask(deal(random.Random(4))[Seat.N])
-    seen = [d.initial[0] for d in sample_deals(view, 0, 12, random.Random(0), hide_observer=True)]
+    seen = [d.initial[0] for d in draw_deals(view, 0, 12, random.Random(0), hide_observer=True)[0]]
     assert len(set(seen)) == 12 and own not in seen
     # looking, the observer's hand is its own in every deal
-    assert {d.initial[0] for d in sample_deals(view, 0, 12, random.Random(0))} == {own}
+    assert {d.initial[0] for d in draw_deals(view, 0, 12, random.Random(0))[0]} == {own}
+
+
+def test_search_deals_follow_the_bids_and_repeat_under_one_key():
+    from advisor.search import analyse_play
+
+    full = HandState(Rules(), Seat.N, deal(random.Random(21)))
+    for b in (4, 2, 5, 1):  # N E S W
+        full.apply(b)
+    view = seat_view(full, Seat.N)
+    deals, keys = draw_deals(view, int(Seat.N), 64, random.Random(0))
+    assert len(deals) == len(keys) == 64
+    by_key = {}
+    for k, d in zip(keys, deals):
+        assert by_key.setdefault(k, d) == d  # one key, one deal
+    assert len(by_key) < 64  # the well-fitting deals come more than once
+    # S bid 5, W bid 1: the drawn hands lean that way against unweighted ones
+    s_est = statistics.fmean(estimate_tricks(d.initial[2]) for d in deals)
+    w_est = statistics.fmean(estimate_tricks(d.initial[3]) for d in deals)
+    assert s_est - w_est > 2.0
+    analysis = analyse_play(view, time_budget=0.3, rng=random.Random(0))
+    assert analysis.samples >= 1 and {m.card for m in analysis.moves} == set(view.legal_cards())
