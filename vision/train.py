@@ -4,6 +4,7 @@
                            [--epochs 30] [--hours 1.25] [--finetune-hours 0.3] [--imgsz 320] [--threads 2]
                            [--refine-hours 0.9] [--classifiers 3x1,4x2] [--classifier-hours 0]
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
+                           [--device cpu|0|auto] [--workers 0]
 
 Steps, each resumable (run the same command again after an interruption):
  1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
@@ -49,6 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--imgsz", type=int, default=320)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu",
+                    help="detector training device: cpu, a CUDA index such as 0, or auto (CUDA when "
+                         "torch sees one); the classifiers always train on the CPU")
+    ap.add_argument("--workers", type=int, default=0,
+                    help="data-loading processes for the detector (0: in the training process)")
     ap.add_argument("--classifiers", default="3x1,4x2",
                     help="the classifier ensemble: EPOCHSxCUTS for each member (CUTS: independent cuts of "
                          "patches from the same scenes, trained on together)")
@@ -71,21 +77,27 @@ def main(argv: list[str] | None = None) -> int:
 
     synth = args.out / "synth"
     log(f"scenes: {args.scenes} train + {args.val_scenes} val in {synth}")
-    generate(synth, args.scenes, args.val_scenes, args.seed)
+    generate(synth, args.scenes, args.val_scenes, args.seed, workers=max(1, args.threads))
 
     if not args.skip_detector:
         from vision.training.detector import export_detector, finetune_detector, train_detector
 
-        log("training the corner detector")
+        device = args.device
+        if device == "auto":
+            import torch
+
+            device = "0" if torch.cuda.is_available() else "cpu"
+        run = dict(device=device, workers=args.workers)
+        log(f"training the corner detector on {device}")
         t0 = time.time()
         extra = {"time": args.hours} if args.hours else {}
         weights = train_detector(synth / "data.yaml", args.out, args.epochs, args.imgsz, args.batch,
-                                 args.threads, **extra)
+                                 args.threads, **run, **extra)
         log(f"detector trained in {time.time() - t0:.0f} s: {weights}")
         if args.finetune_hours:
             t0 = time.time()
             weights = finetune_detector(weights, synth / "data.yaml", args.out, args.finetune_hours,
-                                        args.imgsz, args.batch, args.threads)
+                                        args.imgsz, args.batch, args.threads, **run)
             log(f"detector fine-tuned in {time.time() - t0:.0f} s: {weights}")
         if args.refine_hours:
             # A last pass at a larger input: the small indices of a 640-px scene are seen at
@@ -93,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.time()
             weights = finetune_detector(weights, synth / "data.yaml", args.out, args.refine_hours,
                                         args.refine_imgsz, args.refine_batch, args.threads,
-                                        name="detector_refine", lr0=args.refine_lr)
+                                        name="detector_refine", lr0=args.refine_lr, **run)
             log(f"detector refined at {args.refine_imgsz} px in {time.time() - t0:.0f} s: {weights}")
         export_detector(weights, args.export_dir / "corner_detector.onnx", args.imgsz)
         log(f"exported {args.export_dir / 'corner_detector.onnx'}")

@@ -50,7 +50,7 @@ def _resume(last: Path) -> None:
 
 def train_detector(data_yaml: Path, project: Path, epochs: int, imgsz: int, batch: int,
                    threads: int, fraction: float = 1.0, name: str = "detector", patience: int = 100,
-                   **extra):
+                   device: str = "cpu", workers: int = 0, **extra):
     offline_ultralytics(project / "yolocfg", threads)
     from ultralytics import YOLO
 
@@ -59,8 +59,8 @@ def train_detector(data_yaml: Path, project: Path, epochs: int, imgsz: int, batc
         _resume(last)
     else:
         model = YOLO(str(MODEL_YAML))
-        model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=0,
-                    device="cpu", project=str(project), name=name, exist_ok=True, seed=0,
+        model.train(data=str(data_yaml), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
+                    device=device, project=str(project), name=name, exist_ok=True, seed=0,
                     deterministic=True, fraction=fraction, patience=patience, plots=False,
                     amp=False, cache=True, close_mosaic=max(1, epochs // 5), degrees=10.0,
                     fliplr=0.0, mosaic=1.0, scale=0.5, translate=0.1, hsv_h=0.02, optimizer="AdamW",
@@ -70,7 +70,8 @@ def train_detector(data_yaml: Path, project: Path, epochs: int, imgsz: int, batc
 
 
 def finetune_detector(weights: Path, data_yaml: Path, project: Path, hours: float, imgsz: int, batch: int,
-                      threads: int, name: str = "detector_ft", lr0: float = 0.0008):
+                      threads: int, name: str = "detector_ft", lr0: float = 0.0008, device: str = "cpu",
+                      workers: int = 0):
     """A second, short pass from trained weights at a low learning rate (more epochs for less time
     than a longer first schedule: the first pass is bounded by its time budget)."""
     offline_ultralytics(project / "yolocfg", threads)
@@ -81,7 +82,8 @@ def finetune_detector(weights: Path, data_yaml: Path, project: Path, hours: floa
         _resume(last)
     else:
         YOLO(str(weights)).train(data=str(data_yaml), epochs=100, time=hours, imgsz=imgsz, batch=batch,
-                                 workers=0, device="cpu", project=str(project), name=name, exist_ok=True,
+                                 workers=workers, device=device, project=str(project), name=name,
+                                 exist_ok=True,
                                  seed=1, deterministic=True, plots=False, amp=False, cache=True,
                                  close_mosaic=2, degrees=10.0, fliplr=0.0, mosaic=1.0, scale=0.5,
                                  translate=0.1, hsv_h=0.02, optimizer="AdamW", lr0=lr0, lrf=0.05,
