@@ -226,6 +226,15 @@ TIE_POINTS = 1.0  # cards this close in expected points are a tie (about a tenth
 NIL_TIE_POINTS = 40.0
 
 
+def _nil_window(state: HandState, analysis: PlayAnalysis) -> float:
+    """NIL_TIE_POINTS for a nil worth the preset's nil value, in proportion for a bigger one: double
+    dummy misjudges a blind nil's play as much as a nil's, and its points are twice as many."""
+    team = analysis.seat & 1
+    stakes = [state.rules.blind_nil.value if state.bids[s] == BLIND_NIL and state.rules.blind_nil
+              else state.rules.nil_value for s in analysis.nils if s & 1 == team]
+    return NIL_TIE_POINTS * max(stakes) / max(1, state.rules.nil_value)
+
+
 def best_move(state: HandState, analysis: PlayAnalysis) -> MoveStats:
     """The card to play: the search's best, with ties settled by the heuristic player.
 
@@ -239,7 +248,7 @@ def best_move(state: HandState, analysis: PlayAnalysis) -> MoveStats:
     top = moves[0]
     if len(moves) < 2:
         return top
-    window = NIL_TIE_POINTS if analysis.team_nil_live else TIE_POINTS
+    window = _nil_window(state, analysis) if analysis.team_nil_live else TIE_POINTS
     tied = {int(m.card): m for m in moves if top.value - m.value <= window}
     if len(tied) < 2:
         return top

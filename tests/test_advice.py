@@ -220,3 +220,21 @@ def test_a_rule_nil_needs_the_simulations_chance(deal_seed):
         assert deal_seed in (308, 171)
     else:
         assert deal_seed in (225, 39)
+
+
+def test_the_nil_window_grows_with_the_nils_stake():
+    from advisor.search import NIL_TIE_POINTS, PlayAnalysis, _nil_window
+
+    st = HandState(Rules(), Seat.N, deal(random.Random(2)), points_before=(0, 250))
+    st.bid(BLIND_NIL)  # N, 250 behind
+    for b in (3, 4, 3):
+        st.bid(b)
+    blind = PlayAnalysis(seat=2, moves=[], samples=0, elapsed=0.0, nils=[0])  # S covers N
+    assert _nil_window(st, blind) == 2 * NIL_TIE_POINTS
+    st2 = HandState(Rules(), Seat.N, deal(random.Random(2)))
+    for b in (0, 3, 4, 3):
+        st2.bid(b)
+    assert _nil_window(st2, PlayAnalysis(seat=0, moves=[], samples=0, elapsed=0.0, nils=[0])) == NIL_TIE_POINTS
+    # an opponent's nil does not widen our window
+    assert _nil_window(st2, PlayAnalysis(seat=1, moves=[], samples=0, elapsed=0.0, nils=[0, 1])) \
+        == NIL_TIE_POINTS
