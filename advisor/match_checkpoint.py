@@ -143,10 +143,17 @@ class Checkpoint:
 
     @property
     def done_sets(self) -> set[int]:
+        """Deal sets whose two games are both in the file."""
         sets: dict[int, int] = {}
         for g in self.done:
             sets[g.deal_set] = sets.get(g.deal_set, 0) + 1
         return {s for s, n in sets.items() if n == 2}
+
+    def finished(self, deal_sets: int) -> list[GameResult]:
+        """The games of the finished deal sets below ``deal_sets`` (what a run of that many deal
+        sets does not play again)."""
+        done = self.done_sets
+        return [g for g in self.done if g.deal_set < deal_sets and g.deal_set in done]
 
     def add(self, pair: list[GameResult]) -> None:
         rec = {"run": self._run, "elapsed": round(time.perf_counter() - self._start, 3),

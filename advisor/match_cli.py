@@ -200,8 +200,7 @@ def main(argv: list[str]) -> int:
         except CheckpointError as e:
             print(f"piki match: --checkpoint: {e}", file=sys.stderr)
             return 2
-    resumed = 0 if checkpoint is None else sum(
-        1 for g in checkpoint.done if g.deal_set < config.deal_sets and g.deal_set in checkpoint.done_sets)
+    resumed = 0 if checkpoint is None else len(checkpoint.finished(config.deal_sets))
     progress = None if args.quiet else ProgressBar(resumed=resumed)
     if progress is not None and resumed:
         print(f"piki match: {resumed} games read from {args.checkpoint}", file=sys.stderr)
