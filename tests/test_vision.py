@@ -148,6 +148,37 @@ def test_shipped_models_find_held_out_cards():
     assert report["corner_mAP50"] >= MIN_CORNER_MAP50, report
 
 
+def test_scale_renders_the_same_scene_with_more_pixels():
+    small, corners = render_scene(900_321, list(HELD_OUT))
+    big, big_corners = render_scene(900_321, list(HELD_OUT), scale=2)
+    assert big.shape[:2] == (2 * small.shape[0], 2 * small.shape[1])
+    assert {c.card for c in big_corners} == {c.card for c in corners}
+    for a, b in zip(sorted(corners, key=lambda c: c.box), sorted(big_corners, key=lambda c: c.box)):
+        assert np.allclose(np.array(b.box) / 2, a.box, atol=1.5)
+
+
+@needs_models
+def test_large_photo_with_small_indices_gets_a_larger_second_pass():
+    from vision.scan import CardDetector
+
+    adaptive, plain = CardDetector(), CardDetector(zoom=None)
+    found = {"adaptive": 0, "plain": 0}
+    wrong = {"adaptive": 0, "plain": 0}
+    for seed in (920_007, 920_012, 920_021, 920_029):  # 1920-px renders with small indices
+        img, corners = render_scene(seed, list(HELD_OUT), scale=3)
+        truth = {c.card for c in corners}
+        boxes, _ = adaptive.detector(img)
+        assert adaptive.needs_zoom(img, boxes), seed
+        small, _ = render_scene(seed, list(HELD_OUT))
+        assert not adaptive.needs_zoom(small, adaptive.detector(small)[0]), "640-px images get one pass"
+        for name, det in (("adaptive", adaptive), ("plain", plain)):
+            cards = {c["card"] for c in det.scan(img)["cards"]}
+            found[name] += len(cards & truth)
+            wrong[name] += len(cards - truth)
+    assert found["adaptive"] > found["plain"], found
+    assert wrong["adaptive"] <= wrong["plain"] + 1, wrong
+
+
 @needs_models
 def test_empty_table_gives_warning_not_cards():
     from vision.scan import scan_image

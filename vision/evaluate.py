@@ -1,6 +1,7 @@
 """Measure the card detector on labelled scenes.
 
     python -m vision.evaluate --render 200            # fresh scenes of the held-out designs
+    python -m vision.evaluate --render 100 --scale 4  # the same at 2560 px, as a phone takes them
     python -m vision.evaluate --folder DIR [--split val] [--limit 300] [--json report.json]
 
 --folder takes this project's synthetic layout (images/SPLIT, labels/SPLIT, meta/SPLIT) or any
@@ -170,13 +171,15 @@ def evaluate_folder(folder: Path, split: str | None, limit: int | None, det: Car
     return tally.report()
 
 
-def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_SEED_BASE) -> dict:
+def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_SEED_BASE,
+                      scale: float = 1.0) -> dict:
+    """``scale`` > 1 renders the same scenes with more pixels, as a phone photo has them."""
     from .synth.artwork import HELD_OUT
     from .synth.scene import render_scene
 
     tally = Tally()
     for k in range(n):
-        img, corners = render_scene(seed + k, list(designs or HELD_OUT))
+        img, corners = render_scene(seed + k, list(designs or HELD_OUT), scale=scale)
         corners = [c.as_dict() for c in corners]
         gt = np.array([c["box"] for c in corners], np.float32).reshape(-1, 4)
         tally.add(corners, gt, *det.corners(img))
@@ -190,15 +193,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--render", type=int, default=0, help="render this many held-out scenes")
     ap.add_argument("--seed", type=int, default=EVAL_SEED_BASE)
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="render at this many times the 640-px scene size (2-6: phone-like photos)")
     ap.add_argument("--imgsz", type=int, default=None, help="detector input size")
+    ap.add_argument("--no-zoom", action="store_true", help="no second, larger detector pass")
     ap.add_argument("--json", type=Path, help="also write the report here")
     args = ap.parse_args(argv)
     det = CardDetector()
     if args.imgsz:
         det.detector.imgsz = args.imgsz
+    if args.no_zoom:
+        det.zoom = None
     reports = {}
     if args.render:
-        reports["rendered_held_out"] = evaluate_rendered(args.render, det, seed=args.seed)
+        reports["rendered_held_out"] = evaluate_rendered(args.render, det, seed=args.seed,
+                                                            scale=args.scale)
     if args.folder:
         reports[str(args.folder)] = evaluate_folder(args.folder, args.split, args.limit, det)
     if not reports:

@@ -165,12 +165,21 @@ def _occluder(rng, canvas, idmap, hand: list[Placement], design: Design):
     idmap[mask > 0] = OCCLUDER
 
 
-def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | None = None):
-    """Returns (BGR uint8 image, list[Corner])."""
+def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | None = None,
+                 scale: float = 1.0):
+    """Returns (BGR uint8 image, list[Corner]).
+
+    ``scale`` renders the same scene (layout, cards, damage) with that many times the pixels:
+    ``scale=2`` is a 1280-px photo of what ``scale=1`` shows at 640 px, as a phone would take it.
+    """
     rng = np.random.default_rng(seed)
-    w, h = SIZES[int(rng.integers(0, len(SIZES)))]
+    w1, h1 = SIZES[int(rng.integers(0, len(SIZES)))]
+    w, h = round(w1 * scale), round(h1 * scale)
     design = load_design(str(designs[int(rng.integers(0, len(designs)))]), root)
-    canvas = make_background(rng, w, h)
+    # drawn at the base size and enlarged, so that every later draw of rng is the same at any scale
+    canvas = make_background(rng, w1, h1)
+    if (w, h) != (w1, h1):
+        canvas = cv2.resize(canvas, (w, h), interpolation=cv2.INTER_LINEAR)
     idmap = np.full((h, w), -1, np.int32)
     deck = [CARDS[i] for i in rng.permutation(52)]
 
