@@ -126,15 +126,22 @@ static inline u64 scan_tags(const uint16_t *tag, uint16_t t) {
 }
 #define GENSHIFT 55
 #define GENMAX 511
-static Bucket *tt = NULL;
-static void *tt_raw = NULL; /* the allocation tt lies in */
-static u64 tt_mask = 0; /* number of buckets - 1 */
-static uint32_t tt_gen = 0;
+/* The search runs without the GIL, so every thread that solves has its own table, counters and
+ * first guesses (thread-local); only the wanted table size is shared. */
+static __thread Bucket *tt = NULL;
+static __thread void *tt_raw = NULL; /* the allocation tt lies in */
+static __thread u64 tt_mask = 0; /* number of buckets - 1 */
+static __thread uint32_t tt_gen = 0;
+static __thread int tt_have = 0; /* log2 of this thread's table size */
 static int tt_log2 = 13; /* buckets of 64 entries, 32 bytes an entry: 2^13 -> 18 MiB */
-static u64 st_probe = 0, st_hit = 0, st_evict = 0, st_store = 0, st_quick = 0;
+static __thread u64 st_probe = 0, st_hit = 0, st_evict = 0, st_store = 0, st_quick = 0;
 
 static int tt_alloc(void) {
-    if (tt) return 0;
+    if (tt && tt_have == tt_log2) return 0;
+    free(tt_raw);
+    tt_raw = NULL;
+    tt = NULL;
+    tt_have = tt_log2;
     size_t n = (size_t)1 << tt_log2;
     /* buckets on cache-line boundaries, so that no 32-byte entry straddles two lines */
     tt_raw = calloc(n * sizeof(Bucket) + 64, 1);
@@ -978,10 +985,10 @@ static int parse_position(PyObject *args, St *s, int *ntricks, int *cap) {
     return 0;
 }
 
-static u64 total_nodes = 0;
+static __thread u64 total_nodes = 0;
 /* the value of the last position solved, per number of tricks left: the first guess for the
  * next (the advisor solves many deals sampled for one decision) */
-static int last_value[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+static __thread int last_value[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     St s;
@@ -989,7 +996,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
     if (parse_position(args, &s, &r, &cap)) return NULL;
     if (r == 0) return PyLong_FromLong(0);
     int hi = r < cap ? r : cap;
-    int v = value(&s, 0, hi, last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, last_value[r] >= 0 ? 2 : 0);
+    int v;
+    Py_BEGIN_ALLOW_THREADS
+    v = value(&s, 0, hi, last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, last_value[r] >= 0 ? 2 : 0);
+    Py_END_ALLOW_THREADS
     total_nodes += s.nodes;
     if (s.aborted) Py_RETURN_NONE;
     if (hi == r) last_value[r] = v;
@@ -1016,9 +1026,11 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     for (int j = 1; j < 4; j++) others |= s.hand[(p + j) & 3];
     others |= s.trick;
     Moves mv;
+    int vals[13], aborted = 0, rootv = -1;
+    Py_BEGIN_ALLOW_THREADS
     gen_moves(&s, &mv, -1);
     int guess = last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, linear = last_value[r] >= 0 ? 2 : 0;
-    int rootv = -1, ismax = (s.maxm >> p) & 1;
+    int ismax = (s.maxm >> p) & 1;
     for (int i = 0; i < mv.n; i++) {
         int c = mv.card[i];
         Undo u;
@@ -1033,15 +1045,25 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
             v = hi <= 0 ? (base < cap ? base : cap) : value(&s, 0, hi, guess - base, linear) + base;
         }
         if (s.aborted) {
-            total_nodes += s.nodes;
-            Py_DECREF(out);
-            Py_RETURN_NONE;
+            aborted = 1;
+            break;
         }
         s.won = base;
         unplay(&s, c, &u);
         guess = v;
         linear = 2;
+        vals[i] = v;
         if (rootv < 0 || (ismax ? v > rootv : v < rootv)) rootv = v;
+    }
+    total_nodes += s.nodes;
+    if (!aborted && rootv >= 0 && cap >= r) last_value[r] = rootv;
+    Py_END_ALLOW_THREADS
+    if (aborted) {
+        Py_DECREF(out);
+        Py_RETURN_NONE;
+    }
+    for (int i = 0; i < mv.n; i++) {
+        int c = mv.card[i], v = vals[i];
         /* every card of c's run gets the value */
         u64 below = others & SUITM[c / 13] & ((1ULL << c) - 1);
         u64 run = legal & SUITM[c / 13] & ((2ULL << c) - 1);
@@ -1057,8 +1079,6 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
             Py_DECREF(k); Py_DECREF(val);
         }
     }
-    total_nodes += s.nodes;
-    if (rootv >= 0 && cap >= r) last_value[r] = rootv;
     return out;
 }
 
@@ -1076,10 +1096,7 @@ static PyObject *py_set_tt_log2(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "tt_log2 must be 8..26");
         return NULL;
     }
-    free(tt_raw);
-    tt_raw = NULL;
-    tt = NULL;
-    tt_log2 = n;
+    tt_log2 = n; /* each thread's table is remade at this size on its next solve */
     Py_RETURN_NONE;
 }
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import random
 import time
 from dataclasses import dataclass, field, fields
@@ -366,8 +367,11 @@ def _task(args: tuple[MatchConfig, int]) -> list[GameResult]:
     return [run_game(config, deal_set, swapped) for swapped in (False, True)]
 
 
-def _worker_init() -> None:
+def _worker_init(threads: int) -> None:
     from multiprocessing.util import Finalize
+
+    from .search import set_search_threads
+    set_search_threads(threads)  # the jobs share the cores: no more solving threads than cores
     Finalize(None, close_bots, exitpriority=10)
 
 
@@ -451,7 +455,9 @@ def run_match(config: MatchConfig, jobs: int = 1,
     else:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with ctx.Pool(jobs, initializer=_worker_init) as pool:
+        from .search import search_threads
+        threads = max(1, min(search_threads(), (os.cpu_count() or 1) // jobs))
+        with ctx.Pool(jobs, initializer=_worker_init, initargs=(threads,)) as pool:
             for pair in pool.imap_unordered(_task, tasks, chunksize=1):
                 finished(pair)
             pool.close()

@@ -7,9 +7,14 @@ a card's value is the expected point difference (ours minus theirs).
 
 from __future__ import annotations
 
+import os
 import random
+import threading
 import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Callable, Hashable
 
 import numpy as np
 
@@ -85,6 +90,89 @@ def _out_of_time(start: float, budget: float, done: int, min_samples: int) -> bo
     return (done >= min_samples and elapsed > budget) or (done >= 1 and elapsed > 4 * budget)
 
 
+# ------------------------------------------------------------- solving deals on several cores
+def _default_threads() -> int:
+    raw = os.environ.get("PIKI_ADVISOR_THREADS", "")
+    if raw.strip():
+        try:
+            return max(1, int(raw))
+        except ValueError:
+            raise ValueError(f"PIKI_ADVISOR_THREADS must be a whole number, not {raw!r}") from None
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+_threads: int | None = None
+_pool: tuple[int, ThreadPoolExecutor] | None = None  # (the process it belongs to, the pool)
+
+
+def search_threads() -> int:
+    """Threads that solve sampled deals at once (``PIKI_ADVISOR_THREADS``, default: up to 2)."""
+    global _threads
+    if _threads is None:
+        _threads = _default_threads()
+    return _threads
+
+
+def set_search_threads(n: int) -> None:
+    """Solve with ``n`` threads from now on (a match with several jobs gives each its share)."""
+    global _threads
+    if n < 1:
+        raise ValueError("the search needs at least one thread")
+    _threads = n
+
+
+def _helpers(n: int) -> ThreadPoolExecutor:
+    global _pool
+    if _pool is None or _pool[0] != os.getpid() or _pool[1]._max_workers < n:  # a forked child
+        _pool = (os.getpid(), ThreadPoolExecutor(max_workers=n, thread_name_prefix="piki-solve"))
+    return _pool[1]
+
+
+def solve_sampled(keys: list[Hashable], solve_one: Callable[[Hashable, int | None], object],
+                  start: float, budget: float, min_samples: int) -> dict:
+    """``{key: solve_one(key, node_limit)}`` for the keys in order, on :func:`search_threads`
+    threads, until the time budget is spent (see :func:`_out_of_time`).
+
+    ``keys`` may repeat (a deal drawn twice): each distinct key is solved once and counts as often
+    as it was drawn. The C solver lets go of the GIL while it searches, and each thread has its
+    own transposition table. A key whose search ran over its node limit maps to None; the last
+    one is searched without a limit when every earlier one was too hard.
+    """
+    weight = Counter(keys)
+    order = list(weight)
+    results: dict = {}
+    lock = threading.Lock()
+    progress = {"next": 0, "samples": 0, "ok": 0}
+
+    def work() -> None:
+        while True:
+            with lock:
+                i = progress["next"]
+                if i >= len(order) or _out_of_time(start, budget, progress["samples"], min_samples):
+                    return
+                progress["next"] = i + 1
+                limit = None if i == len(order) - 1 and progress["ok"] == 0 else NODE_LIMIT
+            key = order[i]
+            result = solve_one(key, limit)
+            with lock:
+                results[key] = result
+                if result is not None:
+                    progress["ok"] += 1
+                    progress["samples"] += weight[key]
+
+    n = min(search_threads(), len(order))
+    if n <= 1:
+        work()
+        return results
+    others = [_helpers(n - 1).submit(work) for _ in range(n - 1)]
+    try:
+        work()
+    finally:
+        for f in others:
+            f.result()
+    return results
+
+
 @dataclass
 class MoveStats:
     card: Card
@@ -145,15 +233,14 @@ def analyse_play(
     done = 0
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search ran over its limit
     finals = []  # per deal, per card: (our game score, theirs) after the hand
-    solved: dict[int, tuple[dict, dict] | None] = {}  # a deal drawn twice is solved once
+    first = {}
+    for i, k in enumerate(keys):
+        first.setdefault(k, i)
+    solved = solve_sampled(keys, lambda k, limit: _solve_for_play(state, deals[first[k]], nils, busted, limit),
+                           start, time_budget, min_samples)
     for i, deal in enumerate(deals):
-        if keys[i] not in solved:
-            if _out_of_time(start, time_budget, done, min_samples):
-                break
-            # The last deal is searched without a limit when every earlier one was too hard.
-            limit = NODE_LIMIT if done or i < len(deals) - 1 else None
-            solved[keys[i]] = _solve_for_play(state, deal, nils, busted, limit)
-        if solved[keys[i]] is None:  # a pathological deal: leave it out rather than stall
+        # not reached in time, or a pathological deal (over the node limit): left out
+        if solved.get(keys[i]) is None:
             continue
         team_vals, nil_vals = solved[keys[i]]
         finals.append([])
@@ -311,16 +398,15 @@ def bid_samples(
     to_solve = deals[:max_samples]
     solved: list[BidSample] = []
     residuals: list[float] = []
-    verdicts: dict[int, tuple[int, bool, int] | None] = {}  # a deal drawn twice is solved once
+    first = {}
+    for i, k in enumerate(picks[:len(to_solve)]):
+        first.setdefault(k, i)
+    verdicts = solve_sampled(picks[:len(to_solve)],
+                             lambda k, limit: _solve_for_bid(state, to_solve[first[k]], limit),
+                             start, time_budget, min_samples)
     for i, deal in enumerate(to_solve):
-        if picks[i] not in verdicts:
-            if _out_of_time(start, time_budget, len(solved), min_samples):
-                break
-            # The last deal is searched without a limit when every earlier one was too hard.
-            limit = NODE_LIMIT if solved or i < len(to_solve) - 1 else None
-            verdicts[picks[i]] = _solve_for_bid(state, deal, limit)
-        verdict = verdicts[picks[i]]
-        if verdict is None:  # a pathological deal: leave it out rather than stall
+        verdict = verdicts.get(picks[i])
+        if verdict is None:  # not reached in time, or a pathological deal: left out
             continue
         team_tricks, nil_ok, partner_alone = verdict
         solved.append(BidSample(team_tricks, nil_ok, partner_alone, partner_bids[i]))

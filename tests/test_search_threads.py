@@ -1,0 +1,108 @@
+"""Sampled deals solved on several threads (``advisor.search.solve_sampled``)."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from advisor import search
+from advisor.cards import Seat
+from advisor.inference import draw_deals
+from advisor.rules import Rules
+from advisor.search import analyse_play, set_search_threads, solve_sampled
+from advisor.solver import solve
+from advisor.state import HandState, deal
+from advisor.view import seat_view
+
+
+@pytest.fixture
+def threads():
+    before = search.search_threads()
+    yield set_search_threads
+    set_search_threads(before)
+
+
+def _mid_hand(seed: int, cards_played: int) -> HandState:
+    rng = random.Random(seed)
+    st = HandState(Rules(), dealer=Seat.N, hands=deal(rng))
+    for b in (3, 4, 2, 3):
+        st.bid(b)
+    for _ in range(cards_played):
+        st.play(rng.choice(st.legal_cards()))
+    return st
+
+
+def test_each_distinct_deal_is_solved_once_and_counts_as_often_as_drawn(threads):
+    threads(2)
+    st = _mid_hand(3, 22)
+    view = seat_view(st, st.to_act)
+    deals, keys = draw_deals(view, view.to_act, 40, random.Random(1))
+    calls: list = []
+    lock = threading.Lock()
+
+    def solve_one(key, limit):
+        with lock:
+            calls.append(key)
+        d = deals[keys.index(key)]
+        return solve(d.remaining, int(view.to_act), [(int(s), int(c)) for s, c in view.current_trick],
+                     view.spades_broken, False, 0b0101, 0b0101, node_limit=limit)
+
+    got = solve_sampled(keys, solve_one, start=0.0, budget=1e9, min_samples=1)
+    assert sorted(calls) == sorted(set(keys))  # every distinct deal, once
+    assert set(got) == set(keys)
+    threads(1)
+    calls.clear()
+    assert solve_sampled(keys, solve_one, start=0.0, budget=1e9, min_samples=1) == got
+
+
+def test_an_exhausted_budget_still_gives_the_minimum_of_samples(threads):
+    import time
+
+    threads(2)
+    keys = list(range(50))
+    # past the budget (1 s) but not past 4 times it: the search goes on to the minimum
+    got = solve_sampled(keys, lambda k, limit: k * k, start=time.perf_counter() - 1.5, budget=1.0,
+                        min_samples=5)
+    assert 5 <= len(got) <= 6  # the second thread may have started one more
+    assert all(got[k] == k * k for k in got)
+    # past 4 times the budget: one sample is enough
+    got = solve_sampled(keys, lambda k, limit: k * k, start=time.perf_counter() - 10, budget=1.0,
+                        min_samples=5)
+    assert 1 <= len(got) <= 2
+
+
+def test_a_failing_solve_is_raised_not_lost(threads):
+    threads(2)
+
+    def solve_one(key, limit):
+        if key == 7:
+            raise RuntimeError("boom at 7")
+        return key
+
+    with pytest.raises(RuntimeError, match="boom at 7"):
+        solve_sampled(list(range(20)), solve_one, start=0.0, budget=1e9, min_samples=1)
+
+
+def test_play_analysis_is_the_same_on_one_thread_and_two(threads):
+    st = _mid_hand(5, 17)
+    view = seat_view(st, st.to_act)
+    deals, _ = draw_deals(view, view.to_act, 24, random.Random(2))
+    results = []
+    for n in (1, 2):
+        threads(n)
+        a = analyse_play(view, time_budget=1e9, deals=deals)
+        results.append([(int(m.card), round(m.points, 9), round(m.tricks, 9), m.samples) for m in a.moves])
+    assert results[0] == results[1]
+    assert results[0][0][3] == 24
+
+
+def test_thread_count_from_the_environment(monkeypatch):
+    monkeypatch.setenv("PIKI_ADVISOR_THREADS", "3")
+    assert search._default_threads() == 3
+    monkeypatch.setenv("PIKI_ADVISOR_THREADS", "many")
+    with pytest.raises(ValueError, match="PIKI_ADVISOR_THREADS must be a whole number"):
+        search._default_threads()
+    with pytest.raises(ValueError):
+        set_search_threads(0)
