@@ -84,6 +84,11 @@ def _assign(pool_cards: list[int], need: list[int], voids: list[int], rng: rando
     return hands
 
 
+def _bidders(state: HandState, observer: int, hide_observer: bool) -> list[int]:
+    """The seats whose bids tell ``observer`` something about their hands."""
+    return [s for s in range(4) if (s != observer or hide_observer) and state.bids[s] is not None]
+
+
 def weighted_deals(
     state: HandState, observer: int, n: int, rng: random.Random, *, hide_observer: bool = False,
 ) -> tuple[list[SampledDeal], list[float]]:
@@ -109,8 +114,7 @@ def weighted_deals(
         raise NoConsistentDeal("the unseen cards do not match the cards the seats still hold")
     voids = list(state.voids)
     bids = state.bids
-    weigh = [s for s in range(4) if (s != observer or hide_observer) and bids[s] is not None
-             and need[s] > 0]
+    weigh = [s for s in _bidders(state, observer, hide_observer) if need[s] > 0]
     deals: list[SampledDeal] = []
     weights: list[float] = []
     attempts = 0
@@ -164,7 +168,7 @@ def draw_deals(
     misfits back in), else ``n`` uniform ones. Also a key per deal, equal for repeats, so that a
     repeated deal need not be solved twice.
     """
-    informed = any(state.bids[s] is not None for s in range(4) if s != observer or hide_observer)
+    informed = bool(_bidders(state, observer, hide_observer))
     pool, weights = weighted_deals(state, observer, n * (oversample if informed else 1), rng,
                                    hide_observer=hide_observer)
     keys = systematic(weights, n, rng) if informed else list(range(len(pool)))

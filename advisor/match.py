@@ -430,8 +430,7 @@ def run_match(config: MatchConfig, jobs: int = 1,
     ``checkpoint`` (a :class:`~advisor.match_checkpoint.Checkpoint`): its finished deal sets are
     not played again, and each deal set finished here is added to it at once."""
     skip = checkpoint.done_sets if checkpoint is not None else set()
-    results: list[GameResult] = [g for g in checkpoint.done if g.deal_set < config.deal_sets
-                                 and g.deal_set in skip] if checkpoint is not None else []
+    results: list[GameResult] = checkpoint.finished(config.deal_sets) if checkpoint is not None else []
     tasks = [(config, s) for s in range(config.deal_sets) if s not in skip]
     total = config.games
     jobs = max(1, min(jobs, len(tasks) or 1))
