@@ -142,7 +142,7 @@ def solve_sampled(keys: list[Hashable], solve_one: Callable[[Hashable, int | Non
     order = list(weight)
     results: dict = {}
     lock = threading.Lock()
-    progress = {"next": 0, "samples": 0, "ok": 0}
+    progress = {"next": 0, "samples": 0, "ok": 0, "busy": 0.0, "solves": 0}
 
     def work() -> None:
         while True:
@@ -150,12 +150,20 @@ def solve_sampled(keys: list[Hashable], solve_one: Callable[[Hashable, int | Non
                 i = progress["next"]
                 if i >= len(order) or _out_of_time(start, budget, progress["samples"], min_samples):
                     return
+                # Once the minimum is in, a solve that would end past the budget is not begun:
+                # the answer waits for every thread's last solve.
+                if progress["samples"] >= min_samples and progress["solves"] and \
+                        time.perf_counter() - start + progress["busy"] / progress["solves"] > budget:
+                    return
                 progress["next"] = i + 1
                 limit = None if i == len(order) - 1 and progress["ok"] == 0 else NODE_LIMIT
             key = order[i]
+            t0 = time.perf_counter()
             result = solve_one(key, limit)
             with lock:
                 results[key] = result
+                progress["busy"] += time.perf_counter() - t0
+                progress["solves"] += 1
                 if result is not None:
                     progress["ok"] += 1
                     progress["samples"] += weight[key]
