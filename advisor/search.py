@@ -102,7 +102,7 @@ def _default_threads() -> int:
 
 
 _threads: int | None = None
-_pool: tuple[int, ThreadPoolExecutor] | None = None  # (the process it belongs to, the pool)
+_pool: tuple[int, int, ThreadPoolExecutor] | None = None  # (its process, its size, the pool)
 
 
 def search_threads() -> int:
@@ -122,10 +122,21 @@ def set_search_threads(n: int) -> None:
 
 
 def _helpers(n: int) -> ThreadPoolExecutor:
+    """A pool of at least ``n`` threads, made again in a forked child (threads do not survive a
+    fork) or when more are wanted."""
     global _pool
-    if _pool is None or _pool[0] != os.getpid() or _pool[1]._max_workers < n:  # a forked child
-        _pool = (os.getpid(), ThreadPoolExecutor(max_workers=n, thread_name_prefix="piki-solve"))
-    return _pool[1]
+    if _pool is None or _pool[0] != os.getpid() or _pool[1] < n:
+        _pool = (os.getpid(), n, ThreadPoolExecutor(max_workers=n, thread_name_prefix="piki-solve"))
+    return _pool[2]
+
+
+@dataclass
+class _Progress:
+    next: int = 0  # index of the next distinct key to solve
+    samples: int = 0  # deals solved, repeats counted
+    ok: int = 0  # distinct keys solved within their node limit
+    solves: int = 0  # searches finished
+    busy: float = 0.0  # seconds they took
 
 
 def solve_sampled(keys: list[Hashable], solve_one: Callable[[Hashable, int | None], object],
@@ -142,31 +153,31 @@ def solve_sampled(keys: list[Hashable], solve_one: Callable[[Hashable, int | Non
     order = list(weight)
     results: dict = {}
     lock = threading.Lock()
-    progress = {"next": 0, "samples": 0, "ok": 0, "busy": 0.0, "solves": 0}
+    progress = _Progress()
 
     def work() -> None:
         while True:
             with lock:
-                i = progress["next"]
-                if i >= len(order) or _out_of_time(start, budget, progress["samples"], min_samples):
+                i = progress.next
+                if i >= len(order) or _out_of_time(start, budget, progress.samples, min_samples):
                     return
                 # Once the minimum is in, a solve that would end past the budget is not begun:
                 # the answer waits for every thread's last solve.
-                if progress["samples"] >= min_samples and progress["solves"] and \
-                        time.perf_counter() - start + progress["busy"] / progress["solves"] > budget:
+                if progress.samples >= min_samples and progress.solves and \
+                        time.perf_counter() - start + progress.busy / progress.solves > budget:
                     return
-                progress["next"] = i + 1
-                limit = None if i == len(order) - 1 and progress["ok"] == 0 else NODE_LIMIT
+                progress.next = i + 1
+                limit = None if i == len(order) - 1 and progress.ok == 0 else NODE_LIMIT
             key = order[i]
             t0 = time.perf_counter()
             result = solve_one(key, limit)
             with lock:
                 results[key] = result
-                progress["busy"] += time.perf_counter() - t0
-                progress["solves"] += 1
+                progress.busy += time.perf_counter() - t0
+                progress.solves += 1
                 if result is not None:
-                    progress["ok"] += 1
-                    progress["samples"] += weight[key]
+                    progress.ok += 1
+                    progress.samples += weight[key]
 
     n = min(search_threads(), len(order))
     if n <= 1:
