@@ -1,8 +1,9 @@
 """Advice runs in worker processes, not in the server process.
 
-The advisor is CPU-bound and its C solver holds the GIL for whole searches; run in the server's
-threads it would freeze every other request (health checks, page files, typed events) while it
-thinks. A small pool of worker processes keeps the server responsive, bounds how many searches run at
+The advisor is CPU-bound (its C solver lets go of the GIL, but its Python parts do not, and it
+keeps both cores busy with its own solving threads); run in the server's threads it would slow
+every other request (health checks, page files, typed events) while it thinks, and a runaway
+search could not be stopped. A small pool of worker processes keeps the server responsive, bounds how many searches run at
 once (``PIKI_ADVICE_WORKERS``, default: CPU cores - 1, at least 2), and gives up on a request
 after ``advice_timeout`` seconds (answered 504): that worker is killed and replaced.
 
