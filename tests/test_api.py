@@ -250,8 +250,10 @@ def test_advice_timeout_is_504_and_frees_the_worker(tmp_path):
     try:
         with srv.client() as c:
             t0 = time.monotonic()
-            r = c.post("/v1/advice/bid", params={"time_budget": 30},
-                       json={"dealer": "N", "hands": {"N": deal(6)["N"]}})
+            # a review's budget is per decision: 60 decisions at up to 10 s each, far past 3 s
+            # however fast the search is (a single bid may use up all its deals in 3 s)
+            rec, _ = late_position(6, 13)
+            r = c.post("/v1/review", params={"time_budget": 10}, json=rec)
             assert_error(r, 504, "did not answer within 3 s")
             assert time.monotonic() - t0 < 30
             # the runaway search was killed: the one worker is free for the next request
