@@ -46,6 +46,7 @@
 #endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,16 +137,24 @@ static __thread int tt_have = 0; /* log2 of this thread's table size */
 static int tt_log2 = 13; /* buckets of 64 entries, 32 bytes an entry: 2^13 -> 18 MiB */
 static __thread u64 st_probe = 0, st_hit = 0, st_evict = 0, st_store = 0, st_quick = 0;
 
+/* a thread's table is freed when the thread ends (the key's destructor) */
+static pthread_key_t tt_key;
+static pthread_once_t tt_key_once = PTHREAD_ONCE_INIT;
+static void tt_key_make(void) { pthread_key_create(&tt_key, free); }
+
 static int tt_alloc(void) {
     if (tt && tt_have == tt_log2) return 0;
+    pthread_once(&tt_key_once, tt_key_make);
     free(tt_raw);
     tt_raw = NULL;
     tt = NULL;
+    pthread_setspecific(tt_key, NULL);
     tt_have = tt_log2;
     size_t n = (size_t)1 << tt_log2;
     /* buckets on cache-line boundaries, so that no 32-byte entry straddles two lines */
     tt_raw = calloc(n * sizeof(Bucket) + 64, 1);
     if (!tt_raw) return -1;
+    pthread_setspecific(tt_key, tt_raw);
     tt = (Bucket *)(((uintptr_t)tt_raw + 63) & ~(uintptr_t)63);
     tt_mask = n - 1;
     tt_gen = 1;

@@ -126,10 +126,15 @@ def solve_state(state, count_seats: int, maximizer_seats: int,
 
 
 def search_stats() -> dict:
-    """Counters of the C search (nodes visited since import; the table size)."""
+    """Counters of the C search in the calling thread (nodes visited since import; the table size).
+
+    Each thread that solves keeps its own counters and transposition table (freed when the
+    thread ends); the search runs without the GIL, so threads solve at once.
+    """
     return _solver.stats()
 
 
 def set_table_size(log2_buckets: int) -> None:
-    """Resize the transposition table to ``2**log2_buckets`` buckets of 4 entries (24 B each)."""
+    """Resize the transposition tables to ``2**log2_buckets`` buckets of 64 entries (32 B each);
+    each thread remakes its table at the new size on its next solve."""
     _solver.set_tt_log2(log2_buckets)
