@@ -1115,7 +1115,7 @@ static PyMethodDef methods[] = {
     {"solve_moves", py_solve_moves, METH_VARARGS,
      "solve_moves(same arguments as solve) -> {card: tricks} for every legal card of the seat to act"},
     {"stats", py_stats, METH_NOARGS, "search counters"},
-    {"set_tt_log2", py_set_tt_log2, METH_VARARGS, "set the transposition table size (2**n buckets of 4)"},
+    {"set_tt_log2", py_set_tt_log2, METH_VARARGS, "set the transposition table size (2**n buckets of 64 entries), per thread at its next solve"},
     {NULL, NULL, 0, NULL},
 };
 
