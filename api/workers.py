@@ -84,9 +84,9 @@ def _watch_parent() -> None:
 class _Worker:
     """One advice process, answering one job at a time over a pipe."""
 
-    def __init__(self, ctx, nice: int = 0) -> None:
+    def __init__(self, ctx, nice: int = 0, threads: int | None = None) -> None:
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_serve, args=(child, nice), daemon=True, name="piki-advice")
+        self.proc = ctx.Process(target=_serve, args=(child, nice, threads), daemon=True, name="piki-advice")
         self.proc.start()
         child.close()
 
@@ -101,9 +101,12 @@ class _Worker:
         self.conn.close()
 
 
-def _serve(conn, nice: int = 0) -> None:
+def _serve(conn, nice: int = 0, threads: int | None = None) -> None:
     """The worker's main loop."""
     _watch_parent()
+    if threads:
+        from advisor.search import set_search_threads
+        set_search_threads(threads)
     if nice:
         try:
             os.nice(nice)
@@ -140,6 +143,10 @@ class AdvicePool:
         env = os.environ.get("PIKI_ADVICE_WORKERS")
         self.workers = workers or (int(env) if env else default_workers())
         self.nice = nice if nice is not None else int(os.environ.get("PIKI_ADVICE_NICE") or 0)
+        # The workers share the cores: each solves on its share of them (PIKI_ADVISOR_THREADS,
+        # when given, decides instead), as the scan's detector runs on one thread a slot.
+        self.threads = None if os.environ.get("PIKI_ADVISOR_THREADS") else \
+            max(1, min(2, (os.cpu_count() or 1) // self.workers))
         self.timeout = timeout
         self._ctx = mp.get_context("spawn")
         self._idle: list[_Worker] = []
@@ -152,7 +159,7 @@ class AdvicePool:
         self._threads = ThreadPoolExecutor(self.workers + 2, thread_name_prefix="piki-advice")
 
     def _spawn(self) -> _Worker:
-        w = _Worker(self._ctx, self.nice)
+        w = _Worker(self._ctx, self.nice, self.threads)
         with self._lock:
             self._all.add(w)
         return w
