@@ -139,18 +139,22 @@ class _Progress:
     busy: float = 0.0  # seconds they took
 
 
-def solve_sampled(keys: list[Hashable], solve_one: Callable[[Hashable, int | None], object],
+def solve_sampled(keys: list[Hashable], items: list, solve_one: Callable[[object, int | None], object],
                   start: float, budget: float, min_samples: int) -> dict:
-    """``{key: solve_one(key, node_limit)}`` for the keys in order, on :func:`search_threads`
-    threads, until the time budget is spent (see :func:`_out_of_time`).
+    """``{key: solve_one(item, node_limit)}`` for the keys in order (``items[i]`` is what
+    ``keys[i]`` names), on :func:`search_threads` threads, until the time budget is spent (see
+    :func:`_out_of_time`).
 
-    ``keys`` may repeat (a deal drawn twice): each distinct key is solved once and counts as often
-    as it was drawn. The C solver lets go of the GIL while it searches, and each thread has its
+    ``keys`` may repeat (a deal drawn twice): each distinct key is solved once, from its first
+    item, and counts as often as it was drawn. The C solver lets go of the GIL while it searches, and each thread has its
     own transposition table. A key whose search ran over its node limit maps to None; the last
     one is searched without a limit when every earlier one was too hard.
     """
     weight = Counter(keys)
     order = list(weight)
+    item_of: dict = {}
+    for k, item in zip(keys, items):
+        item_of.setdefault(k, item)
     results: dict = {}
     lock = threading.Lock()
     progress = _Progress()
@@ -170,7 +174,7 @@ def solve_sampled(keys: list[Hashable], solve_one: Callable[[Hashable, int | Non
                 limit = None if i == len(order) - 1 and progress.ok == 0 else NODE_LIMIT
             key = order[i]
             t0 = time.perf_counter()
-            result = solve_one(key, limit)
+            result = solve_one(item_of[key], limit)
             with lock:
                 results[key] = result
                 progress.busy += time.perf_counter() - t0
@@ -252,10 +256,7 @@ def analyse_play(
     done = 0
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search ran over its limit
     finals = []  # per deal, per card: (our game score, theirs) after the hand
-    first = {}
-    for i, k in enumerate(keys):
-        first.setdefault(k, i)
-    solved = solve_sampled(keys, lambda k, limit: _solve_for_play(state, deals[first[k]], nils, busted, limit),
+    solved = solve_sampled(keys, deals, lambda d, limit: _solve_for_play(state, d, nils, busted, limit),
                            start, time_budget, min_samples)
     for i, deal in enumerate(deals):
         # not reached in time, or a pathological deal (over the node limit): left out
@@ -417,12 +418,8 @@ def bid_samples(
     to_solve = deals[:max_samples]
     solved: list[BidSample] = []
     residuals: list[float] = []
-    first = {}
-    for i, k in enumerate(picks[:len(to_solve)]):
-        first.setdefault(k, i)
-    verdicts = solve_sampled(picks[:len(to_solve)],
-                             lambda k, limit: _solve_for_bid(state, to_solve[first[k]], limit),
-                             start, time_budget, min_samples)
+    verdicts = solve_sampled(picks[:len(to_solve)], to_solve,
+                             lambda d, limit: _solve_for_bid(state, d, limit), start, time_budget, min_samples)
     for i, deal in enumerate(to_solve):
         verdict = verdicts.get(picks[i])
         if verdict is None:  # not reached in time, or a pathological deal: left out

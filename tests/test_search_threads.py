@@ -42,19 +42,18 @@ def test_each_distinct_deal_is_solved_once_and_counts_as_often_as_drawn(threads)
     calls: list = []
     lock = threading.Lock()
 
-    def solve_one(key, limit):
+    def solve_one(d, limit):
         with lock:
-            calls.append(key)
-        d = deals[keys.index(key)]
+            calls.append(keys[deals.index(d)])
         return solve(d.remaining, int(view.to_act), [(int(s), int(c)) for s, c in view.current_trick],
                      view.spades_broken, False, 0b0101, 0b0101, node_limit=limit)
 
-    got = solve_sampled(keys, solve_one, start=0.0, budget=1e9, min_samples=1)
+    got = solve_sampled(keys, deals, solve_one, start=0.0, budget=1e9, min_samples=1)
     assert sorted(calls) == sorted(set(keys))  # every distinct deal, once
     assert set(got) == set(keys)
     threads(1)
     calls.clear()
-    assert solve_sampled(keys, solve_one, start=0.0, budget=1e9, min_samples=1) == got
+    assert solve_sampled(keys, deals, solve_one, start=0.0, budget=1e9, min_samples=1) == got
 
 
 def test_an_exhausted_budget_still_gives_the_minimum_of_samples(threads):
@@ -63,12 +62,12 @@ def test_an_exhausted_budget_still_gives_the_minimum_of_samples(threads):
     threads(2)
     keys = list(range(50))
     # past the budget (1 s) but not past 4 times it: the search goes on to the minimum
-    got = solve_sampled(keys, lambda k, limit: k * k, start=time.perf_counter() - 1.5, budget=1.0,
+    got = solve_sampled(keys, keys, lambda k, limit: k * k, start=time.perf_counter() - 1.5, budget=1.0,
                         min_samples=5)
     assert 5 <= len(got) <= 6  # the second thread may have started one more
     assert all(got[k] == k * k for k in got)
     # past 4 times the budget: one sample is enough
-    got = solve_sampled(keys, lambda k, limit: k * k, start=time.perf_counter() - 10, budget=1.0,
+    got = solve_sampled(keys, keys, lambda k, limit: k * k, start=time.perf_counter() - 10, budget=1.0,
                         min_samples=5)
     assert 1 <= len(got) <= 2
 
@@ -82,7 +81,7 @@ def test_a_failing_solve_is_raised_not_lost(threads):
         return key
 
     with pytest.raises(RuntimeError, match="boom at 7"):
-        solve_sampled(list(range(20)), solve_one, start=0.0, budget=1e9, min_samples=1)
+        solve_sampled(list(range(20)), list(range(20)), solve_one, start=0.0, budget=1e9, min_samples=1)
 
 
 def test_play_analysis_is_the_same_on_one_thread_and_two(threads):

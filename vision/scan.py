@@ -20,8 +20,8 @@ from .image_io import load_image
 
 # A large photo whose corner indices come out small at the detector's input is searched again at
 # a larger input: the photo holds the detail that the first pass scaled away. Measured on
-# held-out renders at 2-6x the 640-px scene size (phone-like photos): card recall 0.86-0.88 at
-# 416 px, 0.89-0.94 at 640 px, the gain all from indices under about 20 px at 416.
+# held-out renders at 2-4x the 640-px scene size (phone-like photos, 100 each): card recall
+# 0.88-0.89 at 416 px, 0.91-0.92 at 640 px, the gain from indices under about 20 px at 416.
 ZOOM_MIN_SIDE = 960  # image pixels (long side): below, 640 px holds little more detail than 416
 ZOOM_BELOW = 20.0  # median index box side at the first pass's input, network pixels
 ZOOM_IMGSZ = 640
