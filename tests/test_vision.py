@@ -41,6 +41,61 @@ def test_held_out_designs_are_shipped():
     assert 0 <= x1 < x2 < w * 0.35 and 0 <= y1 < y2 < h * 0.35
 
 
+def _ink_under_index(design, box) -> float:
+    """The largest share of ink in a strip just under the index box, over the 2s and 3s (whose
+    other pips sit in the middle column): high when the box cuts the suit pip in half."""
+    x1, y1, x2, y2 = box
+    worst = 0.0
+    for code in ("2S", "2H", "3D", "3C"):
+        face = design.faces[code]
+        h, w = face.shape[:2]
+        strip = face[y2:y2 + int(0.25 * (y2 - y1)), x1:x2]
+        paper = np.median(face[int(0.45 * h):int(0.55 * h), int(0.06 * w):int(0.14 * w), :3].reshape(-1, 3), axis=0)
+        ink = (np.abs(strip[:, :, :3].astype(int) - paper).sum(axis=2) > 120) & (strip[:, :, 3] > 128)
+        worst = max(worst, float(ink.mean()))
+    return worst
+
+
+def test_every_design_index_box_holds_rank_and_whole_pip():
+    from vision.synth.artwork import TALL_INDEX, measure_index_box, training_designs
+
+    assert len(training_designs()) >= 12
+    for name in available_designs():
+        design = load_design(name)
+        assert len(design.faces) == 52, name
+        x1, y1, x2, y2 = design.index_box
+        w, h = design.size
+        assert 0 <= x1 < x2 < w * 0.35 and 0 <= y1 < y2 < h * 0.45, name
+        assert _ink_under_index(design, design.index_box) < 0.15, name
+    # the designs with a tall index really need the lower measure: the usual one cuts the pip
+    for name in TALL_INDEX:
+        design = load_design(name)
+        assert _ink_under_index(design, measure_index_box(design.faces)) > 0.3, name
+
+
+def test_sheet_grid_cells_found_apart_and_touching():
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "datasets" / "artwork" / "build_decks.py"
+    spec = importlib.util.spec_from_file_location("build_decks", path)
+    build_decks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_decks)
+    _grid_cells = build_decks._grid_cells
+
+    sheet = np.zeros((3 * 60 + 40, 4 * 40 + 50), np.uint8)
+    for r in range(3):
+        for c in range(4):  # cards 30x50 with gaps, and a stray shape of another size
+            sheet[10 + r * 60:60 + r * 60, 10 + c * 40:40 + c * 40] = 255
+    sheet[200:210, 10:20] = 255
+    cells = _grid_cells(sheet, 3, 4)
+    assert [len(row) for row in cells] == [4, 4, 4]
+    assert cells[1][2] == (90, 70, 30, 50)
+    touching = np.zeros((100, 120), np.uint8)
+    touching[10:90, 0:120] = 255
+    cells = _grid_cells(touching, 2, 3)
+    assert cells[1][2] == (80, 50, 40, 40)
+
+
 def test_generator_same_seed_same_bytes_and_labels():
     a_img, a_lab = render_scene(4242, list(HELD_OUT))
     b_img, b_lab = render_scene(4242, list(HELD_OUT))

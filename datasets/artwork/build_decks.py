@@ -3,6 +3,8 @@
 Sources (installed on the build machine only; the runtime never needs them):
   * Debian package gnome-cards-data (/usr/share/aisleriot/cards/*.svgz, GPL-3+):
     13x5 grids, rows clubs, diamonds, hearts, spades, columns A, 2..10, J, Q, K.
+  * Debian package kdegames-card-data-kf5 (/usr/share/carddecks/svg-*/*.svgz, GPL-2+ / GPL-3+):
+    one sheet a deck, cards in a grid whose row (suit) and column (rank) order differs per deck.
   * npm svg-cards (LGPL-2.1): ready PNGs named like heart_king.png.
   * npm @letele/playing-cards (CC0-1.0): SVGs made by tools/letele_to_svg.mjs into web/.
 
@@ -30,9 +32,18 @@ GNOME_DESIGNS = [
     "anglo", "anglo_modern", "anglo_poker", "atlasnye", "bellot", "dondorf", "neoclassical",
     "ornamental", "paris", "plastic", "simplistic", "tango", "tigullio",
 ]
+KDE_DIR = Path("/usr/share/carddecks")
+# kdegames-card-data-kf5 decks with standard indices (rank over suit pip, top-left, the card
+# symmetric): design -> (sheet, suit of each grid row, rank of each grid column). The decks left
+# out, and why, are listed in LICENSES.md.
+KDE_DESIGNS = {
+    "kde_standard": ("svg-standard/standard.svgz", "SHCD", "AKQJT98765432"),
+    "jolly_royal": ("svg-jolly-royal/jolly-royal.svgz", "CHDS", "A23456789TJQK"),
+    "penguins": ("svg-penguins/penguins.svgz", "CSHD", "AKQJT98765432"),
+}
 # designs never used for training: validation and tests only
 HELD_OUT = ["anglo_poker", "neoclassical", "tigullio"]
-ALL_DESIGNS = GNOME_DESIGNS + ["svgcards", "letele"]
+ALL_DESIGNS = GNOME_DESIGNS + ["svgcards", "letele"] + list(KDE_DESIGNS)
 
 
 def _rsvg(svg: Path, width: int, out: Path) -> None:
@@ -64,6 +75,43 @@ def build_gnome(name: str, width: int, out: Path) -> None:
         for col, rank in enumerate(RANKS):
             cell = sheet[round(row * ch):round((row + 1) * ch), round(col * cw):round((col + 1) * cw)]
             _save(cell, width, out / name / f"{rank}{suit}.png")
+
+
+def _grid_cells(alpha: np.ndarray, rows: int, cols: int) -> list[list[tuple[int, int, int, int]]]:
+    """Boxes (x, y, w, h) of the cards of a sheet, by grid row and column: the separate opaque
+    shapes of card size when the cards stand apart, else an even grid over the opaque area."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats((alpha > 200).astype(np.uint8), connectivity=4)
+    shapes = stats[1:]
+    if len(shapes) >= rows * cols:
+        typical = np.median(np.sort(shapes[:, 4])[-rows * cols:])
+        cards = [tuple(int(v) for v in st[:4]) for st in shapes if abs(st[4] - typical) < 0.2 * typical]
+        cards.sort(key=lambda b: b[1])
+        grid, line = [], []
+        for b in cards:  # a new row where a card starts below the middle of the row's first card
+            if line and b[1] > line[0][1] + line[0][3] / 2:
+                grid.append(sorted(line))
+                line = []
+            line.append(b)
+        grid.append(sorted(line))
+        if len(grid) >= rows and all(len(r) == cols for r in grid[:rows]):
+            return grid[:rows]
+    ys, xs = np.nonzero(alpha > 200)
+    x0, y0, w, h = xs.min(), ys.min(), xs.max() + 1 - xs.min(), ys.max() + 1 - ys.min()
+    cw, ch = w / cols, h / rows
+    return [[(round(x0 + c * cw), round(y0 + r * ch), round(cw), round(ch)) for c in range(cols)]
+            for r in range(rows)]
+
+
+def build_kde(name: str, width: int, out: Path) -> None:
+    sheet_file, suits, ranks = KDE_DESIGNS[name]
+    with tempfile.TemporaryDirectory() as tmp:
+        sheet_path = Path(tmp) / "sheet.png"
+        _rsvg(KDE_DIR / sheet_file, width * len(ranks) * 2, sheet_path)
+        sheet = cv2.imread(str(sheet_path), cv2.IMREAD_UNCHANGED)
+    cells = _grid_cells(sheet[:, :, 3], len(suits), len(ranks))
+    for suit, line in zip(suits, cells):
+        for rank, (x, y, w, h) in zip(ranks, line):
+            _save(sheet[y:y + h, x:x + w], width, out / name / f"{rank}{suit}.png")
 
 
 def build_svgcards(src: Path, width: int, out: Path) -> None:
@@ -105,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
             build_svgcards(args.svg_cards, args.width, args.out)
         elif name == "letele":
             build_letele(args.width, args.out)
+        elif name in KDE_DESIGNS:
+            build_kde(name, args.width, args.out)
         else:
             raise SystemExit(f"unknown design {name}")
         print(f"built {name}", flush=True)

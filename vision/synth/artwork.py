@@ -22,6 +22,10 @@ REPO = Path(__file__).resolve().parents[2]
 RASTER_DIR = REPO / "datasets" / "artwork" / "raster"
 HELD_OUT = ("anglo_poker", "neoclassical", "tigullio")
 FOUR_INDEX = ("dondorf",)  # designs that also print the index in the other two corners
+# designs whose index (rank over a large pip) reaches below the top 30 % of the card: measured
+# lower, or the label box cuts the pip in half (found 2026-11-30; earlier models were trained
+# with the cut boxes)
+TALL_INDEX = ("ornamental", "tango")
 
 
 @dataclass(frozen=True)
@@ -67,10 +71,12 @@ def _ink_box(img: np.ndarray, region: tuple[float, float]) -> tuple[int, int, in
     return min(xs) + m, min(ys) + m, max(xs) + m, max(ys) + m
 
 
-def measure_index_box(faces: dict) -> tuple[int, int, int, int]:
+def measure_index_box(faces: dict, tall: bool = False) -> tuple[int, int, int, int]:
+    """The top-left index box, from the ink of the A, 2 and 3 (``tall``: an index whose suit pip
+    reaches below the top 30 % of the card)."""
     boxes = []
     for code in [r + s for r in "A23" for s in SUITS]:
-        b = _ink_box(faces[code], (0.22, 0.30))
+        b = _ink_box(faces[code], (0.22, 0.40 if tall else 0.30))
         if b is not None:
             boxes.append(b)
     arr = np.array(boxes, np.float32)
@@ -94,7 +100,7 @@ def load_design(name: str, root: str | None = None) -> Design:
         if img.shape[2] == 3:
             img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
         faces[code] = img
-    return Design(name, faces, measure_index_box(faces))
+    return Design(name, faces, measure_index_box(faces, tall=name in TALL_INDEX))
 
 
 def available_designs(root: str | None = None) -> list[str]:
