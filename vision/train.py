@@ -3,6 +3,7 @@
     python -m vision.train [--out runs/vision] [--scenes 4000] [--val-scenes 300]
                            [--epochs 30] [--hours 1.25] [--finetune-hours 0.3] [--imgsz 320] [--threads 2]
                            [--refine-hours 0.9] [--classifiers 3x1,4x2] [--classifier-hours 0]
+                           [--finetune 2x2] [--finetune-seed 21] [--designs first|all]
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
                            [--device cpu|0|auto] [--workers 0]
 
@@ -11,7 +12,9 @@ Steps, each resumable (run the same command again after an interruption):
  2. corner-index detector: tiny YOLOv8 (vision/training/corner-yolov8t.yaml), one class, ultralytics
  3. corner-patch classifiers: two small CNNs (rank + suit heads, torch) trained on different cuts of
     patches (cached in OUT/patches*.npz), averaged at run time
- 4. ONNX export: models/corner_detector.onnx; the classifiers quantized to int8,
+ 4. (--finetune) the last classifier fine-tuned on fresh scenes of every training design
+    (OUT/synth_more), from its own weights at a lower learning rate
+ 5. ONNX export: models/corner_detector.onnx; the classifiers quantized to int8,
     models/corner_classifier.onnx and models/corner_classifier_2.onnx
 Needs the packages in requirements-train.txt (torch, ultralytics, onnx); the runtime does not.
 """
@@ -61,6 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--classifier-hours", type=float, default=0.0,
                     help="per classifier: no new epoch starts after this many hours (0: no limit; a cut "
                          "short one-cycle schedule never anneals, so prefer fewer epochs)")
+    ap.add_argument("--designs", choices=("first", "all"), default="first",
+                    help="designs of the first scenes: the first twelve (as the shipped models) or all")
+    ap.add_argument("--finetune", default="2x2",
+                    help="EPOCHSxCUTS: fine-tune the last classifier on fresh scenes of all training "
+                         "designs (0: none)")
+    ap.add_argument("--finetune-seed", type=int, default=21, help="seed of those scenes and their patches")
     ap.add_argument("--patch-copies", type=int, default=3,
                     help="jittered copies of each labelled corner in one cut of patches")
     ap.add_argument("--negatives", type=int, default=8, help="'not an index' patches per training scene")
@@ -73,11 +82,13 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
 
     cv2.setNumThreads(1)
+    from vision.synth.artwork import FIRST_DESIGNS
     from vision.synth.generate import generate
 
     synth = args.out / "synth"
     log(f"scenes: {args.scenes} train + {args.val_scenes} val in {synth}")
-    generate(synth, args.scenes, args.val_scenes, args.seed, workers=max(1, args.threads))
+    generate(synth, args.scenes, args.val_scenes, args.seed, workers=max(1, args.threads),
+             designs=list(FIRST_DESIGNS) if args.designs == "first" else None)
 
     if not args.skip_detector:
         from vision.training.detector import export_detector, finetune_detector, train_detector
@@ -148,12 +159,46 @@ def main(argv: list[str] | None = None) -> int:
             model = train_classifier(train, val, args.out, epochs, args.threads, log=log,
                                      hours=args.classifier_hours or None, name=name)
             log(f"{name} trained in {time.time() - t0:.0f} s")
+            if i == len(members) - 1 and args.finetune not in ("", "0"):
+                model = _finetune_classifier(args, name, val)
             fp32 = export_classifier(model, args.out / f"{name}.onnx")
             out = args.export_dir / ("corner_classifier.onnx" if i == 0 else f"corner_classifier_{i + 1}.onnx")
             quantize_classifier(fp32, out, val[0])
             log(f"exported {out} (int8)")
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
     return 0
+
+
+def _finetune_classifier(args, name: str, val):
+    """The member ``name`` trained further on fresh scenes of every training design (the designs
+    added after the first models), one-cycle at a third of the first learning rate."""
+    import numpy as np
+
+    from vision.synth.generate import generate
+    from vision.training.classifier import build_patches, train_classifier
+
+    epochs, n_sets = (int(v) for v in args.finetune.split("x"))
+    more = args.out / "synth_more"
+    log(f"scenes for the fine-tune: {args.scenes} train in {more}")
+    generate(more, args.scenes, 0, args.finetune_seed, workers=max(1, args.threads))
+    sets = []
+    for k in range(n_sets):
+        path = args.out / f"patches_more{k}.npz"
+        if path.exists():
+            data = np.load(path)
+            sets.append((data["xt"], data["rt"], data["st"]))
+            continue
+        log(f"cutting fine-tune patches, set {k + 1}")
+        sets.append(build_patches(more, "train", args.finetune_seed + 7 * k, negatives_per_image=args.negatives,
+                                  copies=args.patch_copies, max_angle=args.max_angle))
+        np.savez(path, xt=sets[-1][0], rt=sets[-1][1], st=sets[-1][2])
+    train = tuple(np.concatenate(parts) for parts in zip(*sets))
+    log(f"{name} fine-tune: {epochs} epochs on {len(train[0])} patches")
+    t0 = time.time()
+    model = train_classifier(train, val, args.out, epochs, args.threads, log=log, init=args.out / f"{name}_last.pt",
+                             max_lr=1e-3, seed=10, name=f"{name}_finetune", hours=args.classifier_hours or None)
+    log(f"{name} fine-tuned in {time.time() - t0:.0f} s")
+    return model
 
 
 if __name__ == "__main__":

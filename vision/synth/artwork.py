@@ -22,6 +22,10 @@ REPO = Path(__file__).resolve().parents[2]
 RASTER_DIR = REPO / "datasets" / "artwork" / "raster"
 HELD_OUT = ("anglo_poker", "neoclassical", "tigullio")
 FOUR_INDEX = ("dondorf",)  # designs that also print the index in the other two corners
+# The training designs of the first models (before the three kdegames decks were added): the
+# recipe in models/MODEL_CARD.md trains on scenes of these first, then fine-tunes on all.
+FIRST_DESIGNS = ("anglo", "anglo_modern", "atlasnye", "bellot", "dondorf", "letele", "ornamental",
+                 "paris", "plastic", "simplistic", "svgcards", "tango")
 # designs whose index (rank over a large pip) reaches below the top 30 % of the card: measured
 # lower, or the label box cuts the pip in half (found 2026-11-30; earlier models were trained
 # with the cut boxes)

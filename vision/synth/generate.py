@@ -51,9 +51,14 @@ def _write_one(job) -> str:
     return name
 
 
-def generate(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1) -> None:
+def generate(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1,
+             designs: list[str] | None = None) -> None:
+    """``designs``: the training scenes' designs (default: every training design on disk)."""
     jobs = []
-    for split, n, designs in (("train", n_train, training_designs()), ("val", n_val, list(HELD_OUT))):
+    train_designs = training_designs() if designs is None else list(designs)
+    if set(train_designs) & set(HELD_OUT):
+        raise ValueError("held-out designs cannot be used for training scenes")
+    for split, n, designs in (("train", n_train, train_designs), ("val", n_val, list(HELD_OUT))):
         for sub in ("images", "labels", "meta"):
             (out / sub / split).mkdir(parents=True, exist_ok=True)
         jobs += [(out, split, k, seed, tuple(designs)) for k in range(n)]
