@@ -142,6 +142,7 @@ def _png_header(w: int, h: int) -> bytes:
 @pytest.mark.parametrize("payload, message", [
     (b"", "empty"),
     (b"this is not an image at all", "not a readable image"),
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200), "HEIC/HEIF photo"),
     (b"\xff\xd8\xff\xe0garbage" * 3, "not a readable image"),
     (_png_header(20000, 20000), "too large"),
 ])
