@@ -31,6 +31,12 @@ def check_image(data: bytes, settings: Settings) -> tuple[int, int]:
             with Image.open(io.BytesIO(data)) as im:
                 fmt, (w, h) = im.format, im.size
     except UnidentifiedImageError:
+        try:
+            from vision.image_io import HEIF_ADVICE, is_heif
+        except ImportError:  # the API without the card detector installed
+            is_heif = None
+        if is_heif is not None and is_heif(data):
+            raise ImageRejected(415, f"the image {HEIF_ADVICE}") from None
         raise ImageRejected(415, "not an image: send a JPEG, PNG or WebP file") from None
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ImageRejected(413, "the image has too many pixels (decompression bomb?)") from None

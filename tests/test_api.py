@@ -272,6 +272,9 @@ def test_advice_timeout_is_504_and_frees_the_worker(tmp_path):
 # ---------------------------------------------------------------- scan: upload guards
 def test_scan_refuses_non_images(client):
     assert_error(client.post("/v1/scan", files={"image": ("a.jpg", b"hello", "image/jpeg")}), 415, "image")
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(300)
+    assert_error(client.post("/v1/scan", files={"image": ("IMG_0001.HEIC", heic, "image/heic")}), 415,
+                 "HEIC", "JPEG")
     assert_error(client.post("/v1/scan", files={"image": ("a.jpg", b"", "image/jpeg")}), 422, "empty")
     assert_error(client.post("/v1/scan", files={"other": ("a.jpg", png_bytes(), "image/png")}), 422, "image")
     assert_error(client.post("/v1/scan", json={"image": "x"}), 422)

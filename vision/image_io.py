@@ -15,6 +15,13 @@ MIN_SIDE = 16
 # ISO base media "ftyp" brands of HEIC/HEIF stills (what iPhones save by default); AVIF, WebP,
 # TIFF and the rest decode with OpenCV
 HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"}
+HEIF_ADVICE = ("is a HEIC/HEIF photo, which piki cannot read: send it as JPEG or PNG (on an iPhone: "
+               "Settings > Camera > Formats > Most Compatible, or share it as JPEG)")
+
+
+def is_heif(data: bytes) -> bool:
+    """Whether ``data`` starts like a HEIC/HEIF still image."""
+    return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
 
 
 def _header_size(data: bytes) -> tuple[int, int] | None:
@@ -56,9 +63,8 @@ def decode_bytes(data: bytes, name: str = "image") -> np.ndarray:
         _check_size(*size)
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if img is None:
-        if data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
-            raise ImageError(f"{name} is a HEIC/HEIF photo, which piki cannot read: send it as JPEG or PNG "
-                             "(on an iPhone: Settings > Camera > Formats > Most Compatible, or share it as JPEG)")
+        if is_heif(data):
+            raise ImageError(f"{name} {HEIF_ADVICE}")
         raise ImageError(f"{name} is not a readable image (corrupt file or unsupported format)")
     _check_size(img.shape[1], img.shape[0])
     return img
