@@ -220,18 +220,22 @@ def test_large_photo_with_small_indices_gets_a_larger_second_pass():
     adaptive, plain = CardDetector(), CardDetector(zoom=None)
     found = {"adaptive": 0, "plain": 0}
     wrong = {"adaptive": 0, "plain": 0}
-    for seed in (920_007, 920_012, 920_021, 920_029):  # 1920-px renders with small indices
+    zoomed = 0
+    for seed in range(920_000, 920_040):  # 1920-px renders; those with small indices take the pass
         img, corners = render_scene(seed, list(HELD_OUT), scale=3)
         truth = {c.card for c in corners}
         boxes, _ = adaptive.detector(img)
-        assert adaptive.needs_zoom(img, boxes), seed
+        if not adaptive.needs_zoom(img, boxes):
+            continue
+        zoomed += 1
         small, _ = render_scene(seed, list(HELD_OUT))
         assert not adaptive.needs_zoom(small, adaptive.detector(small)[0]), "640-px images get one pass"
         for name, det in (("adaptive", adaptive), ("plain", plain)):
             cards = {c["card"] for c in det.scan(img)["cards"]}
             found[name] += len(cards & truth)
             wrong[name] += len(cards - truth)
-    assert found["adaptive"] > found["plain"], found
+    assert zoomed >= 8, zoomed  # 11 of these 40 when written
+    assert found["adaptive"] > found["plain"], found  # 122 against 118 when written
     assert wrong["adaptive"] <= wrong["plain"] + 1, wrong
 
 

@@ -9,17 +9,23 @@ import numpy as np
 
 from . import runtime
 
+STRIDE = 32  # the detector's largest stride: input sides must be multiples of it
+
 
 @dataclass
 class Detector:
-    """Finds corner indices (one class). ``imgsz`` is the square network input side."""
+    """Finds corner indices (one class). ``imgsz`` is the network input's longer side."""
     model_path: Path = runtime.MODELS_DIR / runtime.DETECTOR_FILE
     imgsz: int = 416
     conf: float = 0.2
     iou: float = 0.5
 
     def letterbox(self, img: np.ndarray):
-        """-> (1x3xSxS float32 RGB input, scale from image to network pixels, x pad, y pad)."""
+        """-> (1x3xHxW float32 RGB input, scale from image to network pixels, x pad, y pad).
+
+        The longer side becomes ``imgsz``; the shorter is padded only up to the next multiple of
+        the network's stride (32), not to a square: a 4:3 frame costs 3/4 of the square's work.
+        """
         h, w = img.shape[:2]
         scale = self.imgsz / max(h, w)
         nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
@@ -27,8 +33,9 @@ class Detector:
         while small.shape[1] > 2 * nw and small.shape[0] > 2 * nh:  # halve cheaply: no aliasing
             small = cv2.pyrDown(small)
         resized = cv2.resize(small, (nw, nh), interpolation=cv2.INTER_LINEAR)
-        px, py = (self.imgsz - nw) // 2, (self.imgsz - nh) // 2
-        x = np.full((1, 3, self.imgsz, self.imgsz), 114 / 255.0, np.float32)
+        iw, ih = -(-nw // STRIDE) * STRIDE, -(-nh // STRIDE) * STRIDE
+        px, py = (iw - nw) // 2, (ih - nh) // 2
+        x = np.full((1, 3, ih, iw), 114 / 255.0, np.float32)
         chw = resized.transpose(2, 0, 1)[::-1]  # BGR HWC -> RGB CHW
         np.multiply(chw, np.float32(1 / 255.0), out=x[0, :, py:py + nh, px:px + nw], casting="unsafe")
         return x, scale, px, py
