@@ -142,15 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             np.savez(cache, xt=sets[0][0], rt=sets[0][1], st=sets[0][2], xv=val[0], rv=val[1], sv=val[2])
         members = [tuple(int(v) for v in m.split("x")) for m in args.classifiers.split(",")]
         for k in range(1, max(p for _, p in members)):  # further cuts: fresh jitter, turns, negatives
-            extra = args.out / f"patches_set{k}.npz"
-            if extra.exists():
-                data = np.load(extra)
-                sets.append((data["xt"], data["rt"], data["st"]))
-            else:
-                log(f"cutting corner patches, set {k + 1}")
-                sets.append(build_patches(synth, "train", args.seed + 7 * k, negatives_per_image=args.negatives,
-                                          copies=args.patch_copies, max_angle=args.max_angle))
-                np.savez(extra, xt=sets[-1][0], rt=sets[-1][1], st=sets[-1][2])
+            sets.append(_patch_set(args, synth, args.seed + 7 * k, args.out / f"patches_set{k}.npz",
+                                   f"corner patches, set {k + 1}"))
         for i, (epochs, n_sets) in enumerate(members):
             train = tuple(np.concatenate(parts) for parts in zip(*sets[:n_sets]))
             name = "classifier" if i == 0 else f"classifier{i + 1}"
@@ -169,29 +162,37 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _patch_set(args, synth: Path, seed: int, cache: Path, what: str):
+    """One cut of training patches from the scenes in ``synth``, kept in ``cache`` (read back when
+    it is there already)."""
+    import numpy as np
+
+    from vision.training.classifier import build_patches
+
+    if cache.exists():
+        data = np.load(cache)
+        return data["xt"], data["rt"], data["st"]
+    log(f"cutting {what}")
+    cut = build_patches(synth, "train", seed, negatives_per_image=args.negatives, copies=args.patch_copies,
+                        max_angle=args.max_angle)
+    np.savez(cache, xt=cut[0], rt=cut[1], st=cut[2])
+    return cut
+
+
 def _finetune_classifier(args, name: str, val):
     """The member ``name`` trained further on fresh scenes of every training design (the designs
     added after the first models), one-cycle at a third of the first learning rate."""
     import numpy as np
 
     from vision.synth.generate import generate
-    from vision.training.classifier import build_patches, train_classifier
+    from vision.training.classifier import train_classifier
 
     epochs, n_sets = (int(v) for v in args.finetune.split("x"))
     more = args.out / "synth_more"
     log(f"scenes for the fine-tune: {args.scenes} train in {more}")
     generate(more, args.scenes, 0, args.finetune_seed, workers=max(1, args.threads))
-    sets = []
-    for k in range(n_sets):
-        path = args.out / f"patches_more{k}.npz"
-        if path.exists():
-            data = np.load(path)
-            sets.append((data["xt"], data["rt"], data["st"]))
-            continue
-        log(f"cutting fine-tune patches, set {k + 1}")
-        sets.append(build_patches(more, "train", args.finetune_seed + 7 * k, negatives_per_image=args.negatives,
-                                  copies=args.patch_copies, max_angle=args.max_angle))
-        np.savez(path, xt=sets[-1][0], rt=sets[-1][1], st=sets[-1][2])
+    sets = [_patch_set(args, more, args.finetune_seed + 7 * k, args.out / f"patches_more{k}.npz",
+                       f"fine-tune patches, set {k + 1}") for k in range(n_sets)]
     train = tuple(np.concatenate(parts) for parts in zip(*sets))
     log(f"{name} fine-tune: {epochs} epochs on {len(train[0])} patches")
     t0 = time.time()

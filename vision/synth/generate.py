@@ -58,10 +58,10 @@ def generate(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 
     train_designs = training_designs() if designs is None else list(designs)
     if set(train_designs) & set(HELD_OUT):
         raise ValueError("held-out designs cannot be used for training scenes")
-    for split, n, designs in (("train", n_train, train_designs), ("val", n_val, list(HELD_OUT))):
+    for split, n, split_designs in (("train", n_train, train_designs), ("val", n_val, list(HELD_OUT))):
         for sub in ("images", "labels", "meta"):
             (out / sub / split).mkdir(parents=True, exist_ok=True)
-        jobs += [(out, split, k, seed, tuple(designs)) for k in range(n)]
+        jobs += [(out, split, k, seed, tuple(split_designs)) for k in range(n)]
     (out / "data.yaml").write_text(
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: corner\n")
     done = 0
