@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .assemble import CODES, build_result
+from .assemble import CODES, MIN_CONF, build_result
 from .scan import CardDetector
 
 EVAL_SEED_BASE = 900_000  # disjoint from the seeds used for training and validation scenes
@@ -82,13 +82,14 @@ class Tally:
         self.confusions = Counter()
         self.corners_matched = self.corners_right = 0
 
-    def add(self, gt_corners: list[dict] | None, gt_boxes: np.ndarray, boxes, scores, rank_p, suit_p):
+    def add(self, gt_corners: list[dict] | None, gt_boxes: np.ndarray, boxes, scores, rank_p, suit_p,
+            min_conf: float = MIN_CONF):
         recs, pairs = match(boxes, scores, gt_boxes)
         self.ap_records += recs
         self.n_gt += len(gt_boxes)
         if gt_corners is None:
             return
-        result = build_result(boxes, scores, rank_p, suit_p)
+        result = build_result(boxes, scores, rank_p, suit_p, min_conf=min_conf)
         truth = {c["card"]: c["zone"] for c in gt_corners}
         found = {c["card"]: c["zone"] for c in result["cards"]}
         tp = len(set(truth) & set(found))
@@ -167,7 +168,7 @@ def evaluate_folder(folder: Path, split: str | None, limit: int | None, det: Car
         corners = json.loads(meta_file.read_text())["corners"] if meta_file.exists() else None
         gt = (np.array([c["box"] for c in corners], np.float32).reshape(-1, 4) if corners is not None
               else _yolo_boxes(lbl_dir / (p.stem + ".txt"), w, h))
-        tally.add(corners, gt, *det.corners(img))
+        tally.add(corners, gt, *det.corners(img), min_conf=det.bar(img))
     return tally.report()
 
 
@@ -182,7 +183,7 @@ def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_
         img, corners = render_scene(seed + k, list(designs or HELD_OUT), scale=scale)
         corners = [c.as_dict() for c in corners]
         gt = np.array([c["box"] for c in corners], np.float32).reshape(-1, 4)
-        tally.add(corners, gt, *det.corners(img))
+        tally.add(corners, gt, *det.corners(img), min_conf=det.bar(img))
     return tally.report()
 
 
