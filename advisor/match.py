@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import os
 import random
 import time
 from dataclasses import dataclass, field, fields
@@ -454,8 +453,8 @@ def run_match(config: MatchConfig, jobs: int = 1,
     else:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        from .search import search_threads
-        threads = max(1, min(search_threads(), (os.cpu_count() or 1) // jobs))
+        from .search import thread_share
+        threads = thread_share(jobs)
         with ctx.Pool(jobs, initializer=_worker_init, initargs=(threads,)) as pool:
             for pair in pool.imap_unordered(_task, tasks, chunksize=1):
                 finished(pair)

@@ -121,6 +121,11 @@ def set_search_threads(n: int) -> None:
     _threads = n
 
 
+def thread_share(processes: int) -> int:
+    """Solving threads for each of ``processes`` processes that share this machine's cores."""
+    return max(1, min(search_threads(), (os.cpu_count() or 1) // max(1, processes)))
+
+
 def _helpers(n: int) -> ThreadPoolExecutor:
     """A pool of at least ``n`` threads, made again in a forked child (threads do not survive a
     fork) or when more are wanted."""
@@ -403,7 +408,6 @@ def bid_samples(
     if min_samples is None:
         min_samples = 2  # the estimates carry the rest: a few solves only correct them
     seat = state._to_act
-    team = seat & 1
     partner = (seat + 2) & 3
     start = time.perf_counter()
     n = max(estimate_samples, max_samples)

@@ -145,8 +145,9 @@ class AdvicePool:
         self.nice = nice if nice is not None else int(os.environ.get("PIKI_ADVICE_NICE") or 0)
         # The workers share the cores: each solves on its share of them (PIKI_ADVISOR_THREADS,
         # when given, decides instead), as the scan's detector runs on one thread a slot.
-        self.threads = None if os.environ.get("PIKI_ADVISOR_THREADS") else \
-            max(1, min(2, (os.cpu_count() or 1) // self.workers))
+        from advisor.search import thread_share
+
+        self.threads = None if os.environ.get("PIKI_ADVISOR_THREADS") else thread_share(self.workers)
         self.timeout = timeout
         self._ctx = mp.get_context("spawn")
         self._idle: list[_Worker] = []

@@ -70,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="EPOCHSxCUTS: fine-tune the last classifier on fresh scenes of all training "
                          "designs (0: none)")
     ap.add_argument("--finetune-seed", type=int, default=21, help="seed of those scenes and their patches")
+    ap.add_argument("--more-members", default="",
+                    help="EPOCHS:SEED,...: further members trained from scratch on the fine-tune's "
+                         "patches (scenes of all training designs), each with its own seed")
     ap.add_argument("--patch-copies", type=int, default=3,
                     help="jittered copies of each labelled corner in one cut of patches")
     ap.add_argument("--negatives", type=int, default=8, help="'not an index' patches per training scene")
@@ -158,6 +161,18 @@ def main(argv: list[str] | None = None) -> int:
             out = args.export_dir / ("corner_classifier.onnx" if i == 0 else f"corner_classifier_{i + 1}.onnx")
             quantize_classifier(fp32, out, val[0])
             log(f"exported {out} (int8)")
+        more = [tuple(int(v) for v in m.split(":")) for m in args.more_members.split(",") if m]
+        for i, (epochs, seed) in enumerate(more, start=len(members)):
+            name = f"classifier{i + 1}"
+            train = _finetune_patches(args)
+            log(f"{name}: {epochs} epochs on {len(train[0])} patches of all designs, seed {seed}")
+            t0 = time.time()
+            model = train_classifier(train, val, args.out, epochs, args.threads, log=log, seed=seed,
+                                     hours=args.classifier_hours or None, name=name)
+            log(f"{name} trained in {time.time() - t0:.0f} s")
+            out = args.export_dir / f"corner_classifier_{i + 1}.onnx"
+            quantize_classifier(export_classifier(model, args.out / f"{name}.onnx"), out, val[0])
+            log(f"exported {out} (int8)")
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
     return 0
 
@@ -179,21 +194,29 @@ def _patch_set(args, synth: Path, seed: int, cache: Path, what: str):
     return cut
 
 
-def _finetune_classifier(args, name: str, val):
-    """The member ``name`` trained further on fresh scenes of every training design (the designs
-    added after the first models), one-cycle at a third of the first learning rate."""
+def _finetune_patches(args):
+    """The fine-tune's training patches: fresh scenes of every training design (the designs added
+    after the first models), cut ``--finetune``'s CUTS times; rendered and cut once, then read back."""
     import numpy as np
 
     from vision.synth.generate import generate
-    from vision.training.classifier import train_classifier
 
-    epochs, n_sets = (int(v) for v in args.finetune.split("x"))
+    n_sets = int((args.finetune if args.finetune not in ("", "0") else "0x2").split("x")[1])
     more = args.out / "synth_more"
-    log(f"scenes for the fine-tune: {args.scenes} train in {more}")
+    log(f"scenes of all designs: {args.scenes} train in {more}")
     generate(more, args.scenes, 0, args.finetune_seed, workers=max(1, args.threads))
     sets = [_patch_set(args, more, args.finetune_seed + 7 * k, args.out / f"patches_more{k}.npz",
-                       f"fine-tune patches, set {k + 1}") for k in range(n_sets)]
-    train = tuple(np.concatenate(parts) for parts in zip(*sets))
+                       f"patches of all designs, set {k + 1}") for k in range(n_sets)]
+    return tuple(np.concatenate(parts) for parts in zip(*sets))
+
+
+def _finetune_classifier(args, name: str, val):
+    """The member ``name`` trained further on fresh scenes of every training design (the designs
+    added after the first models), one-cycle at a third of the first learning rate."""
+    from vision.training.classifier import train_classifier
+
+    epochs = int(args.finetune.split("x")[0])
+    train = _finetune_patches(args)
     log(f"{name} fine-tune: {epochs} epochs on {len(train[0])} patches")
     t0 = time.time()
     model = train_classifier(train, val, args.out, epochs, args.threads, log=log, init=args.out / f"{name}_last.pt",

@@ -41,8 +41,6 @@ KDE_DESIGNS = {
     "jolly_royal": ("svg-jolly-royal/jolly-royal.svgz", "CHDS", "A23456789TJQK"),
     "penguins": ("svg-penguins/penguins.svgz", "CSHD", "AKQJT98765432"),
 }
-# designs never used for training: validation and tests only
-HELD_OUT = ["anglo_poker", "neoclassical", "tigullio"]
 ALL_DESIGNS = GNOME_DESIGNS + ["svgcards", "letele"] + list(KDE_DESIGNS)
 
 
