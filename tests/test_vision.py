@@ -241,6 +241,28 @@ def test_large_photo_with_small_indices_gets_a_larger_second_pass():
 
 
 @needs_models
+def test_unsure_corners_are_read_again_by_the_second_ensemble():
+    from vision.classify import REREAD_BAND, Classifier
+    from vision.detect import Detector
+
+    det, both, first = Detector(), Classifier(), Classifier(reread_paths=())
+    assert len(both.reread_paths) == 2
+    changed = kept = 0
+    for seed in range(930_100, 930_106):
+        img, _ = render_scene(seed, list(HELD_OUT))
+        boxes, _ = det(img)
+        r1, s1 = first(img, boxes)
+        r2, s2 = both(img, boxes)
+        best = (r1[:, :-1, None] * s1[:, None, :]).reshape(len(r1), -1).max(1)
+        unsure = (best >= REREAD_BAND[0]) & (best < REREAD_BAND[1])
+        assert np.array_equal(r1[~unsure], r2[~unsure]) and np.array_equal(s1[~unsure], s2[~unsure])
+        assert np.allclose(r2.sum(1), 1, atol=1e-4) and np.allclose(s2.sum(1), 1, atol=1e-4)
+        changed += int((np.abs(r1[unsure] - r2[unsure]).max(1) > 1e-6).sum()) if unsure.any() else 0
+        kept += int((~unsure).sum())
+    assert changed > 0 and kept > changed
+
+
+@needs_models
 def test_photos_use_their_own_lower_confidence_bar():
     from vision.assemble import MIN_CONF, PHOTO_MIN_CONF, build_result
     from vision.scan import CardDetector
@@ -261,8 +283,8 @@ def test_photos_use_their_own_lower_confidence_bar():
             cards = {c["card"] for c in build_result(*read, min_conf=bar)["cards"]}
             found[name] += len(cards & truth)
             wrong[name] += len(cards - truth)
-    assert found["photo"] > found["frame"], found  # 142 against 139 of 157 when written
-    assert wrong["photo"] <= wrong["frame"] + 1, wrong  # 1 and 1
+    assert found["photo"] > found["frame"], found  # 146 against 139 of 157 when written
+    assert wrong["photo"] <= wrong["frame"] + 1, wrong  # 2 and 1
     assert found["photo"] / (found["photo"] + wrong["photo"]) >= 0.98
 
 

@@ -28,7 +28,7 @@ MIN_CONF = 0.525
 # Photos (long side >= PHOTO_MIN_SIDE) read their corner patches from many more pixels, and the
 # same confidence is right more often there: a lower bar keeps precision >= 0.99 and finds more
 # cards (chosen on 600 held-out renders at 1280-2560 px; see models/MODEL_CARD.md).
-PHOTO_MIN_CONF = 0.45
+PHOTO_MIN_CONF = 0.40
 PHOTO_MIN_SIDE = 960
 UNCERTAIN = 0.6
 MAX_NONE = 0.5

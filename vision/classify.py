@@ -20,10 +20,21 @@ def _default_models() -> tuple:
     return tuple(runtime.MODELS_DIR / f for f in runtime.CLASSIFIER_FILES)
 
 
+def _default_rereaders() -> tuple:
+    return tuple(p for p in (runtime.MODELS_DIR / f for f in runtime.REREAD_FILES) if p.exists())
+
+
+# Corners whose best card reads with a probability in this band are read again by the second
+# ensemble (about a fifth of them in 640-px scenes, an eighth in photos): outside it, four
+# classifiers rarely change the answer, and running them on every corner would cost the frame rate.
+REREAD_BAND = (0.3, 0.75)
+
+
 @dataclass
 class Classifier:
     """Reads corner patches with an ensemble of classifiers (probabilities averaged)."""
     model_paths: tuple = field(default_factory=_default_models)
+    reread_paths: tuple = field(default_factory=_default_rereaders)
     contexts: tuple = (CONTEXT,)  # patch framings averaged (test-time augmentation)
 
     def __call__(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -42,4 +53,18 @@ class Classifier:
             rank, suit = sess.run(None, {sess.get_inputs()[0].name: x})
             rank_p += _softmax(rank).reshape(len(self.contexts), n, -1).sum(0) / k
             suit_p += _softmax(suit).reshape(len(self.contexts), n, -1).sum(0) / k
+        if self.reread_paths:
+            best = (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(n, -1).max(1)
+            unsure = np.flatnonzero((best >= REREAD_BAND[0]) & (best < REREAD_BAND[1]))
+            if len(unsure):
+                m = len(unsure)
+                xs = x.reshape(len(self.contexts), n, *x.shape[1:])[:, unsure].reshape(-1, *x.shape[1:])
+                r_sum, s_sum = rank_p[unsure] * len(sessions), suit_p[unsure] * len(sessions)
+                for p in self.reread_paths:
+                    sess = runtime.session(p)
+                    rank, suit = sess.run(None, {sess.get_inputs()[0].name: xs})
+                    r_sum += _softmax(rank).reshape(len(self.contexts), m, -1).mean(0)
+                    s_sum += _softmax(suit).reshape(len(self.contexts), m, -1).mean(0)
+                total = len(sessions) + len(self.reread_paths)
+                rank_p[unsure], suit_p[unsure] = r_sum / total, s_sum / total
         return rank_p, suit_p

@@ -10,6 +10,8 @@ DETECTOR_FILE = "corner_detector.onnx"
 # Two corner classifiers (int8) whose probabilities are averaged: together they read more corners
 # right, and are wrong with confidence less often, than either alone (models/MODEL_CARD.md).
 CLASSIFIER_FILES = ("corner_classifier.onnx", "corner_classifier_2.onnx")
+# Two more, run only on the corners the first two are unsure of: all four averaged there.
+REREAD_FILES = ("corner_classifier_3.onnx", "corner_classifier_4.onnx")
 
 _lock = threading.Lock()
 _sessions: dict[str, object] = {}

@@ -14,8 +14,9 @@ Steps, each resumable (run the same command again after an interruption):
     patches (cached in OUT/patches*.npz), averaged at run time
  4. (--finetune) the last classifier fine-tuned on fresh scenes of every training design
     (OUT/synth_more), from its own weights at a lower learning rate
- 5. ONNX export: models/corner_detector.onnx; the classifiers quantized to int8,
-    models/corner_classifier.onnx and models/corner_classifier_2.onnx
+ 5. (--more-members) two more classifiers trained from scratch on those scenes' patches
+ 6. ONNX export: models/corner_detector.onnx; the classifiers quantized to int8,
+    models/corner_classifier.onnx, corner_classifier_2.onnx, _3 and _4
 Needs the packages in requirements-train.txt (torch, ultralytics, onnx); the runtime does not.
 """
 from __future__ import annotations
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="EPOCHSxCUTS: fine-tune the last classifier on fresh scenes of all training "
                          "designs (0: none)")
     ap.add_argument("--finetune-seed", type=int, default=21, help="seed of those scenes and their patches")
-    ap.add_argument("--more-members", default="",
+    ap.add_argument("--more-members", default="3:33,3:44",
                     help="EPOCHS:SEED,...: further members trained from scratch on the fine-tune's "
                          "patches (scenes of all training designs), each with its own seed")
     ap.add_argument("--patch-copies", type=int, default=3,
