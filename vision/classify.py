@@ -46,25 +46,28 @@ class Classifier:
         side = sessions[0].get_inputs()[0].shape[-1]  # the patch side the models were exported with
         size = side if isinstance(side, int) else PATCH
         x = to_tensor([crop_patch(img, b, size=size, context=c) for c in self.contexts for b in boxes])
-        k = len(self.contexts) * len(sessions)
-        rank_p = np.zeros((n, len(RANK_CLASSES)), np.float32)
-        suit_p = np.zeros((n, len(SUIT_CLASSES)), np.float32)
-        for sess in sessions:
-            rank, suit = sess.run(None, {sess.get_inputs()[0].name: x})
-            rank_p += _softmax(rank).reshape(len(self.contexts), n, -1).sum(0) / k
-            suit_p += _softmax(suit).reshape(len(self.contexts), n, -1).sum(0) / k
+        rank_p, suit_p = self._read(sessions, x)
         if self.reread_paths:
             best = (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(n, -1).max(1)
             unsure = np.flatnonzero((best >= REREAD_BAND[0]) & (best < REREAD_BAND[1]))
             if len(unsure):
-                m = len(unsure)
                 xs = x.reshape(len(self.contexts), n, *x.shape[1:])[:, unsure].reshape(-1, *x.shape[1:])
-                r_sum, s_sum = rank_p[unsure] * len(sessions), suit_p[unsure] * len(sessions)
-                for p in self.reread_paths:
-                    sess = runtime.session(p)
-                    rank, suit = sess.run(None, {sess.get_inputs()[0].name: xs})
-                    r_sum += _softmax(rank).reshape(len(self.contexts), m, -1).mean(0)
-                    s_sum += _softmax(suit).reshape(len(self.contexts), m, -1).mean(0)
-                total = len(sessions) + len(self.reread_paths)
-                rank_p[unsure], suit_p[unsure] = r_sum / total, s_sum / total
+                more = [runtime.session(p) for p in self.reread_paths]
+                r_more, s_more = self._read(more, xs)
+                w = len(sessions) / (len(sessions) + len(more))  # every classifier weighs the same
+                rank_p[unsure] = w * rank_p[unsure] + (1 - w) * r_more
+                suit_p[unsure] = w * suit_p[unsure] + (1 - w) * s_more
+        return rank_p, suit_p
+
+    def _read(self, sessions: list, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rank and suit probabilities of the patches ``x`` (every framing of each corner, framing
+        by framing), averaged over the framings and the classifiers."""
+        n = len(x) // len(self.contexts)
+        rank_p = np.zeros((n, len(RANK_CLASSES)), np.float32)
+        suit_p = np.zeros((n, len(SUIT_CLASSES)), np.float32)
+        k = len(self.contexts) * len(sessions)
+        for sess in sessions:
+            rank, suit = sess.run(None, {sess.get_inputs()[0].name: x})
+            rank_p += _softmax(rank).reshape(len(self.contexts), n, -1).sum(0) / k
+            suit_p += _softmax(suit).reshape(len(self.contexts), n, -1).sum(0) / k
         return rank_p, suit_p

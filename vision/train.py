@@ -129,9 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         import numpy as np
 
         from vision.crops import PATCH
-        from vision.training.classifier import (
-            build_patches, export_classifier, quantize_classifier, train_classifier,
-        )
+        from vision.training.classifier import build_patches, train_classifier
 
         cache = args.out / "patches.npz"
         data = np.load(cache) if cache.exists() else None
@@ -158,24 +156,29 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{name} trained in {time.time() - t0:.0f} s")
             if i == len(members) - 1 and args.finetune not in ("", "0"):
                 model = _finetune_classifier(args, name, val)
-            fp32 = export_classifier(model, args.out / f"{name}.onnx")
-            out = args.export_dir / ("corner_classifier.onnx" if i == 0 else f"corner_classifier_{i + 1}.onnx")
-            quantize_classifier(fp32, out, val[0])
-            log(f"exported {out} (int8)")
+            _export_member(args, model, name, i, val)
         more = [tuple(int(v) for v in m.split(":")) for m in args.more_members.split(",") if m]
+        train = _finetune_patches(args) if more else None
         for i, (epochs, seed) in enumerate(more, start=len(members)):
             name = f"classifier{i + 1}"
-            train = _finetune_patches(args)
             log(f"{name}: {epochs} epochs on {len(train[0])} patches of all designs, seed {seed}")
             t0 = time.time()
             model = train_classifier(train, val, args.out, epochs, args.threads, log=log, seed=seed,
                                      hours=args.classifier_hours or None, name=name)
             log(f"{name} trained in {time.time() - t0:.0f} s")
-            out = args.export_dir / f"corner_classifier_{i + 1}.onnx"
-            quantize_classifier(export_classifier(model, args.out / f"{name}.onnx"), out, val[0])
-            log(f"exported {out} (int8)")
+            _export_member(args, model, name, i, val)
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
     return 0
+
+
+def _export_member(args, model, name: str, index: int, val) -> None:
+    """Member ``index`` (from 0) of the classifier ensemble to ONNX, then int8 into --export-dir."""
+    from vision.training.classifier import export_classifier, quantize_classifier
+
+    fp32 = export_classifier(model, args.out / f"{name}.onnx")
+    out = args.export_dir / ("corner_classifier.onnx" if index == 0 else f"corner_classifier_{index + 1}.onnx")
+    quantize_classifier(fp32, out, val[0])
+    log(f"exported {out} (int8)")
 
 
 def _patch_set(args, synth: Path, seed: int, cache: Path, what: str):
@@ -202,6 +205,7 @@ def _finetune_patches(args):
 
     from vision.synth.generate import generate
 
+    # without a fine-tune, the further members take two cuts, as the fine-tune's default
     n_sets = int((args.finetune if args.finetune not in ("", "0") else "0x2").split("x")[1])
     more = args.out / "synth_more"
     log(f"scenes of all designs: {args.scenes} train in {more}")
