@@ -26,8 +26,9 @@
  *    trick (its strongest legal card beats whatever the later seats can play) bounds the value.
  *  - The suit codes of the table's patterns are kept up to date as tricks complete.
  *  - Moves: one card per run of equivalent cards (adjacent in rank among the cards still out or
- *    in the trick); ordered by the table's best lead and simple card-play rules (win cheaply,
- *    second hand low, avoid leads into a ruff or a tenace).
+ *    in the trick); ordered by the table's best lead, leads by how many cards the opponents may
+ *    answer them with (the fewer, the smaller the tree below), then simple card-play rules (win
+ *    cheaply, second hand low, avoid leads into a ruff or a tenace).
  */
 #ifndef BUCKET
 #define BUCKET 64

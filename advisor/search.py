@@ -20,7 +20,7 @@ import numpy as np
 
 from .bids import BLIND_NIL, is_nil
 from .cards import Card
-from .bidmodel import correction, nil_probability, team_tricks_estimate, trick_distribution
+from .bidmodel import correction, nil_probability, team_tricks_estimates, trick_distribution
 from .gamevalue import win_table
 from .handeval import nil_risk
 from .inference import SampledDeal, draw_deals
@@ -412,11 +412,16 @@ def bid_samples(
     start = time.perf_counter()
     n = max(estimate_samples, max_samples)
     deals, picks = draw_deals(state, seat, n, rng, hide_observer=hide_hand)
-    cache: dict[int, tuple[float, int]] = {}  # per distinct deal: (team estimate, partner's bid)
+    distinct: dict[int, SampledDeal] = {}
     for k, d in zip(picks, deals):
-        if k not in cache:
-            cache[k] = (team_tricks_estimate(d.initial[seat], d.initial[partner]),
-                        _estimated_partner_bid(state, partner, d.initial[partner]))
+        distinct.setdefault(k, d)
+    first = int(state.first)
+    team_est = team_tricks_estimates([d.initial[seat] for d in distinct.values()],
+                                     [d.initial[partner] for d in distinct.values()],
+                                     [float(first == seat)] * len(distinct), [float(first == partner)] * len(distinct))
+    # per distinct deal: (team estimate, partner's bid)
+    cache = {k: (float(e), _estimated_partner_bid(state, partner, d.initial[partner]))
+             for (k, d), e in zip(distinct.items(), team_est)}
     estimates = [cache[k][0] for k in picks]
     partner_bids = [cache[k][1] for k in picks]
     to_solve = deals[:max_samples]

@@ -9,7 +9,8 @@
    double-dummy (partner covering, opponents attacking)? Logistic fit on nil_risk and nil_danger.
 3. Nil in real play: random deals, one seat whose hand has ``nil_risk`` <= 1.6 bids nil, the
    others bid and all four play as the heuristic bot; the same logistic fit on the outcome.
-Copy the printed numbers into WEIGHTS, PRIOR_SIGMA, NIL_WEIGHTS and NIL_PLAY_WEIGHTS.
+Copy the printed numbers into LINEAR_WEIGHTS, LINEAR_PRIOR_SIGMA, NIL_WEIGHTS and NIL_PLAY_WEIGHTS
+(the estimate the advice uses is the network of scripts/fit_trick_net.py).
 """
 
 from __future__ import annotations
@@ -100,8 +101,8 @@ def fit_team(rows) -> None:
     rmse = float(np.sqrt(np.mean((y[cut:] - x[cut:] @ w) ** 2)))
     w, *_ = np.linalg.lstsq(x, y, rcond=None)
     print(f"team rows {len(y)}, held-out rmse {rmse:.3f} (tricks sd {y.std():.3f})")
-    print("WEIGHTS =", tuple(round(float(v), 4) for v in w))
-    print(f"PRIOR_SIGMA = {rmse:.3f}")
+    print("LINEAR_WEIGHTS =", tuple(round(float(v), 4) for v in w))
+    print(f"LINEAR_PRIOR_SIGMA = {rmse:.3f}")
 
 
 def fit_nil(rows, name: str = "NIL_WEIGHTS") -> None:
