@@ -106,6 +106,48 @@ def test_generator_same_seed_same_bytes_and_labels():
     assert c_img.tobytes() != a_img.tobytes()
 
 
+def test_crossed_sevens_only_change_the_sevens_index_ink_of_training_designs():
+    from vision.synth.artwork import training_designs
+    from vision.synth.variants import crossed_seven
+
+    crossed_somewhere = 0
+    for name in training_designs():
+        design = load_design(name)
+        x1, y1, x2, y2 = design.index_box
+        h, w = design.faces["7S"].shape[:2]
+        face = design.faces["7S"]
+        new = crossed_seven(design, "7S")
+        changed = np.any(new != face, axis=2)
+        # every changed pixel lies in an index box: the top-left one or the one turned 180 degrees
+        inside = np.zeros_like(changed)
+        inside[y1:y2, x1:x2] = True
+        inside[h - y2:h - y1, w - x2:w - x1] = True
+        if name == "dondorf":  # four indices
+            inside[y1:y2, w - x2:w - x1] = True
+            inside[h - y2:h - y1, x1:x2] = True
+        assert not (changed & ~inside).any(), name
+        tl, br = changed[y1:y2, x1:x2].sum(), changed[h - y2:h - y1, w - x2:w - x1].sum()
+        crossed_somewhere += tl > 0 and br > 0  # both corners of the card
+        assert design.faces["7S"] is face  # the design itself is left as it was
+    assert crossed_somewhere >= len(training_designs()) - 1
+
+
+def test_held_out_designs_never_show_crossed_sevens():
+    from vision.synth import scene
+
+    calls = []
+    real = scene.crossed_seven
+    scene.crossed_seven = lambda design, code: calls.append(design.name) or real(design, code)
+    try:
+        for seed in range(910_000, 910_030):
+            render_scene(seed, list(HELD_OUT))
+        for seed in range(910_000, 910_030):
+            render_scene(seed, ["anglo"])
+    finally:
+        scene.crossed_seven = real
+    assert calls and set(calls) == {"anglo"}
+
+
 def test_generator_labels_are_real_visible_corners(held_out_scene):
     img, corners = held_out_scene
     h, w = img.shape[:2]

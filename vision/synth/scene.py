@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .artwork import CARDS, Design, load_design
+from .artwork import CARDS, HELD_OUT, Design, load_design
 from .backgrounds import make_background
 from .effects import damage
+from .variants import CROSSED_SEVEN_SHARE, crossed_seven
 
 MIN_VISIBLE = 0.6
 SIZES = ((640, 640), (640, 480), (480, 640), (640, 360), (512, 512))
@@ -211,9 +212,17 @@ def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | No
     cast_shadow = rng.random() < 0.6
     sh_off = rng.normal(0, 0.02 * base_w, 2) + 0.02 * base_w
     sh_sigma, sh_strength = rng.uniform(1, 6), rng.uniform(0.2, 0.55)
+    # a training design's 7s are crossed in some scenes (vision.synth.variants); drawn from a
+    # generator of their own, so that every other draw is the same as without the variant
+    crossed = design.name not in HELD_OUT and np.random.default_rng([seed, 7]).random() < CROSSED_SEVEN_SHARE
     rois = []
     for idx, p in enumerate(placements):
-        face = design.faces[p.code] if p.code else _card_back(rng, design)
+        if p.code is None:
+            face = _card_back(rng, design)
+        elif crossed and p.code[0] == "7":
+            face = crossed_seven(design, p.code)
+        else:
+            face = design.faces[p.code]
         roi, x0, y0 = _warp(face, p.matrix)
         alpha = roi[:, :, 3].astype(np.float32) / 255.0
         if cast_shadow:
