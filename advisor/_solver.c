@@ -387,6 +387,12 @@ static const int variant = 730;
  * tree below, after DDS's suit weights): 40-65% fewer trick starts at 13 cards on random deals */
 #define OPP_ANSWER_WEIGHT 150
 
+/* per number of cards still held: the lead that last caused a cutoff there (a "killer" lead, as
+ * DDS's bestMove), tried early at other trick starts of that depth; reset for every position
+ * solved, so that a call's node count does not depend on the calls before it */
+static __thread int8_t killer[53];
+#define KILLER_WEIGHT 600
+
 static void gen_moves(const St *s, Moves *mv, int ttcard) {
     int p = s->to_act;
     u64 h = s->hand[p];
@@ -413,6 +419,7 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
 
     if (s->tlen == 0) {
         int partner = (p + 2) & 3;
+        int kc = killer[popc(h | others)];
         /* the cards each opponent (left, right) may answer a lead of each suit with */
         int answers[8];
         for (int j = 0; j < 2; j++) {
@@ -467,6 +474,7 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
             /* the smaller the opponents' choice of answers, the smaller the tree below the
              * lead: this outweighs the rules above (a void opponent may answer with any card) */
             w -= OPP_ANSWER_WEIGHT * (answers[su] + answers[4 + su]);
+            if (c == kc) w += KILLER_WEIGHT;
             if (c == ttcard) w = 100000;
             mv->card[n] = c;
             mv->w[n] = w;
@@ -807,6 +815,7 @@ static int ab(St *s, int target, u64 *wr) {
         }
         unplay(s, c, &u);
         if (v == ismax) {
+            if (!u.tlen) killer[popc(allc)] = (int8_t)c;
             result = ismax;
             bestc = c;
             acc = cw;
@@ -1005,6 +1014,7 @@ static int parse_position(PyObject *args, St *s, int *ntricks, int *cap) {
         PyErr_NoMemory();
         return -1;
     }
+    memset(killer, -1, sizeof(killer));
     tt_gen++;
     if (tt_gen > GENMAX) { memset(tt, 0, sizeof(Bucket) * (tt_mask + 1)); tt_gen = 1; }
     return 0;
