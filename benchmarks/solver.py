@@ -118,6 +118,18 @@ def best_times(fn, positions, repeat: int) -> list[float]:
     return best
 
 
+def paired_best_times(fa, fb, positions, repeat: int) -> tuple[list[float], list[float]]:
+    """Best times of ``fa`` and ``fb`` on each position, the two timed one after the other."""
+    best_a, best_b = [float("inf")] * len(positions), [float("inf")] * len(positions)
+    for _ in range(repeat):
+        for i, (hands, leader) in enumerate(positions):
+            for f, best in ((fa, best_a), (fb, best_b)):
+                t = time.perf_counter()
+                f(hands, leader)
+                best[i] = min(best[i], time.perf_counter() - t)
+    return best_a, best_b
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=20)
@@ -149,9 +161,13 @@ def main(argv=None) -> None:
                 if a != b:
                     raise SystemExit(f"mismatch at {pbn(hands)} leader {leader}: ours {a} dds {b}")
         # DDS keeps its table when it is given the same deal twice in a row: time the positions
-        # in turn, never one twice in a row, and keep each one's best time
-        t_ours = best_times(lambda h, l: ours(h, l), positions, args.repeat)
-        t_dds = best_times(dds_moves, positions, args.repeat) if have_dds else []
+        # in turn, never one twice in a row, and keep each one's best time; the two solvers take
+        # turns position by position, so that a change in the machine's speed during the run
+        # (seen here: 20% from one minute to the next) falls on both alike
+        if have_dds:
+            t_ours, t_dds = paired_best_times(lambda h, l: ours(h, l), dds_moves, positions, args.repeat)
+        else:
+            t_ours, t_dds = best_times(lambda h, l: ours(h, l), positions, args.repeat), []
         rows.append((13 - played, "broken", t_ours, t_dds, nodes))
         if played == 0:
             nodes_unb = []
