@@ -57,15 +57,18 @@ class Design:
         return np.stack(quads)
 
 
+def ink_mask(patch: np.ndarray) -> np.ndarray:
+    """The printed pixels of a BGRA patch of a card: far from the paper's colour, and opaque."""
+    bgr = patch[:, :, :3].astype(np.int16)
+    paper = np.median(bgr.reshape(-1, 3), axis=0)
+    return (np.abs(bgr - paper).sum(axis=2) > 120) & (patch[:, :, 3] > 128)
+
+
 def _ink_box(img: np.ndarray, region: tuple[float, float]) -> tuple[int, int, int, int] | None:
     h, w = img.shape[:2]
     rw, rh = int(w * region[0]), int(h * region[1])
     m = max(2, round(w * 0.03))  # skip the border line of the card
-    patch = img[m:rh, m:rw]
-    bgr = patch[:, :, :3].astype(np.int16)
-    alpha = patch[:, :, 3]
-    paper = np.median(bgr.reshape(-1, 3), axis=0)
-    ink = (np.abs(bgr - paper).sum(axis=2) > 120) & (alpha > 128)
+    ink = ink_mask(img[m:rh, m:rw])
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), 8)
     keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 4]
     if not keep:

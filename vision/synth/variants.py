@@ -12,16 +12,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .artwork import FOUR_INDEX, Design
+from .artwork import FOUR_INDEX, Design, ink_mask
 
 CROSSED_SEVEN_SHARE = 0.5
 
 
 def _cross_upright(region: np.ndarray) -> None:
     """Draw, in place, a bar across the stem of the rank glyph at the top of an upright index."""
-    bgr = region[:, :, :3].astype(np.int16)
-    paper = np.median(bgr.reshape(-1, 3), axis=0)
-    ink = (np.abs(bgr - paper).sum(axis=2) > 120) & (region[:, :, 3] > 128)
+    ink = ink_mask(region)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), 8)
     # glyph-sized shapes only: not the card's border line, nor specks
     parts = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 4
