@@ -108,26 +108,17 @@ def nil_solve(hands, leader, cap):
                        node_limit=NIL_NODE_LIMIT)
 
 
-def best_times(fn, positions, repeat: int) -> list[float]:
-    best = [float("inf")] * len(positions)
+def best_times(fns, positions, repeat: int) -> list[list[float]]:
+    """Best time of each of ``fns`` on each position; on every position the functions take their
+    turn one after the other, so that a drift in the machine's speed falls on all of them alike."""
+    best = [[float("inf")] * len(positions) for _ in fns]
     for _ in range(repeat):
         for i, (hands, leader) in enumerate(positions):
-            t = time.perf_counter()
-            fn(hands, leader)
-            best[i] = min(best[i], time.perf_counter() - t)
-    return best
-
-
-def paired_best_times(fa, fb, positions, repeat: int) -> tuple[list[float], list[float]]:
-    """Best times of ``fa`` and ``fb`` on each position, the two timed one after the other."""
-    best_a, best_b = [float("inf")] * len(positions), [float("inf")] * len(positions)
-    for _ in range(repeat):
-        for i, (hands, leader) in enumerate(positions):
-            for f, best in ((fa, best_a), (fb, best_b)):
+            for f, b in zip(fns, best):
                 t = time.perf_counter()
                 f(hands, leader)
-                best[i] = min(best[i], time.perf_counter() - t)
-    return best_a, best_b
+                b[i] = min(b[i], time.perf_counter() - t)
+    return best
 
 
 def main(argv=None) -> None:
@@ -165,9 +156,9 @@ def main(argv=None) -> None:
         # turns position by position, so that a change in the machine's speed during the run
         # (seen here: 20% from one minute to the next) falls on both alike
         if have_dds:
-            t_ours, t_dds = paired_best_times(lambda h, l: ours(h, l), dds_moves, positions, args.repeat)
+            t_ours, t_dds = best_times([ours, dds_moves], positions, args.repeat)
         else:
-            t_ours, t_dds = best_times(lambda h, l: ours(h, l), positions, args.repeat), []
+            (t_ours,), t_dds = best_times([ours], positions, args.repeat), []
         rows.append((13 - played, "broken", t_ours, t_dds, nodes))
         if played == 0:
             nodes_unb = []
@@ -175,7 +166,7 @@ def main(argv=None) -> None:
                 n0 = search_stats()["nodes"]
                 ours(hands, leader, False)
                 nodes_unb.append(search_stats()["nodes"] - n0)
-            t_unb = best_times(lambda h, l: ours(h, l, False), positions, args.repeat)
+            (t_unb,) = best_times([lambda h, l: ours(h, l, False)], positions, args.repeat)
             rows.append((13, "unbroken", t_unb, [], nodes_unb))
     if args.nil:
         for played, cap in ((0, 1), (4, 1), (4, None)):
@@ -186,7 +177,7 @@ def main(argv=None) -> None:
                 n0 = search_stats()["nodes"]
                 gave_up += nil_solve(hands, leader, cap) is None
                 nodes.append(search_stats()["nodes"] - n0)
-            t = best_times(lambda h, l: nil_solve(h, l, cap), positions, 1)
+            (t,) = best_times([lambda h, l: nil_solve(h, l, cap)], positions, 1)
             rows.append((13 - played, f"nil cap={cap}", t, [], nodes))
             if gave_up:
                 print(f"nil, {13 - played} cards, cap={cap}: {gave_up} of {len(positions)} positions "
