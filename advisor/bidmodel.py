@@ -84,13 +84,13 @@ def linear_team_tricks_estimates(a, b, a_leads=None, b_leads=None) -> np.ndarray
 
 def team_tricks_estimates(a, b, a_leads=None, b_leads=None) -> np.ndarray:
     """Estimated double-dummy tricks of each partnership (``a[i]``, ``b[i]``: 52-bit hand masks;
-    ``a_leads[i]`` / ``b_leads[i]``: that partner leads to the first trick)."""
+    ``a_leads`` / ``b_leads``: that partner leads to the first trick, per pair or one value for all)."""
     return tricknet.team_tricks(np.asarray(a, np.uint64), np.asarray(b, np.uint64), a_leads, b_leads)
 
 
 def team_tricks_estimate(a: int, b: int, a_leads: bool = False, b_leads: bool = False) -> float:
     """Estimated double-dummy tricks of the partnership holding hands ``a`` and ``b``."""
-    return float(team_tricks_estimates([a], [b], [float(a_leads)], [float(b_leads)])[0])
+    return float(team_tricks_estimates([a], [b], float(a_leads), float(b_leads))[0])
 
 
 def _phi(x: float) -> float:

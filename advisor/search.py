@@ -412,13 +412,11 @@ def bid_samples(
     start = time.perf_counter()
     n = max(estimate_samples, max_samples)
     deals, picks = draw_deals(state, seat, n, rng, hide_observer=hide_hand)
-    distinct: dict[int, SampledDeal] = {}
-    for k, d in zip(picks, deals):
-        distinct.setdefault(k, d)
+    distinct = dict(zip(picks, deals))  # a deal drawn twice is estimated once
     first = int(state.first)
     team_est = team_tricks_estimates([d.initial[seat] for d in distinct.values()],
                                      [d.initial[partner] for d in distinct.values()],
-                                     [float(first == seat)] * len(distinct), [float(first == partner)] * len(distinct))
+                                     float(first == seat), float(first == partner))
     # per distinct deal: (team estimate, partner's bid)
     cache = {k: (float(e), _estimated_partner_bid(state, partner, d.initial[partner]))
              for (k, d), e in zip(distinct.items(), team_est)}

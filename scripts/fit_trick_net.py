@@ -81,11 +81,6 @@ def load(paths: list[str]) -> list[dict]:
             for line in f:
                 if line.strip():
                     r = json.loads(line)
-                    if "leader" not in r:  # the first files: the leader follows from the seed
-                        rng = random.Random(f"fit-team:{r['seed']}")
-                        from advisor.state import deal
-                        deal(rng)
-                        r["leader"] = rng.randrange(4)
                     rows[r["seed"]] = r
     return [rows[k] for k in sorted(rows)]
 
