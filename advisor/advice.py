@@ -67,9 +67,13 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
     take_blind = False
     if BLIND_NIL in state.legal_bids():
         # From the score alone (the rules forbid looking first), with measured odds.
-        verdict = blind_nil.advise(state.rules, team, state.points_before)
+        # The partner's bid is public: after a nil there is no cover, after a big bid a good one.
+        verdict = blind_nil.advise(state.rules, team, state.points_before, state.bids[partner])
         blind_p = verdict.success
         take_blind = verdict.take
+        if verdict.partner_bid is not None:
+            reasons.append(("blind_nil_after_nil" if is_nil(verdict.partner_bid) else "blind_nil_after_bid",
+                            {"bid": bid_to_json(verdict.partner_bid), "pct": 100 * blind_p}))
         reasons.append(("blind_nil_yes" if take_blind else "blind_nil_no",
                         {"behind": verdict.behind, "pct": 100 * blind_p,
                          "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))

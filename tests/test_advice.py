@@ -139,6 +139,40 @@ def test_blind_nil_advised_only_when_the_game_needs_the_gamble():
     assert "not advised" in early["explanation"]
 
 
+def test_blind_nil_never_doubles_a_partners_nil():
+    def advice(bids):
+        rec = HandRecord.from_json({"dealer": "N", "score_before": {"NS": 290, "EW": 490}, "bids": bids,
+                                    "plays": []})
+        return bid_json(rec, time_budget=0.2, seed=1)
+
+    # At this score N, bidding first, is advised blind nil (see above). S, after N's blind nil
+    # (or nil), would have nobody to cover it: the advice must not double it.
+    for first in ("blind_nil", 0):
+        second = advice({"N": first, "E": 3})
+        assert second["bid"] != "blind_nil", second
+        assert second["blind_nil_probability"] < 0.1
+        assert "nobody would cover a blind nil" in second["explanation"]
+    # A partner who bid six covers well: the blind nil is advised, with better odds than before.
+    strong = advice({"N": 6, "E": 3})
+    assert strong["bid"] == "blind_nil", strong
+    assert strong["blind_nil_probability"] > advice({})["blind_nil_probability"]
+    assert "Partner bid 6" in strong["explanation"]
+
+
+def test_blind_nil_odds_follow_the_partners_bid():
+    from advisor.bids import BLIND_NIL
+    from advisor.blind_nil import BEFORE_PARTNER, advise, odds
+
+    assert odds(None) is BEFORE_PARTNER
+    assert odds(0) is odds(BLIND_NIL)
+    made = [odds(b).success for b in (0, 1, 2, 3, 4, 5, 6, 9)]
+    assert made == sorted(made) and made[0] < 0.1 < made[-1]
+    # Early in the game, trailing by 200: not worth it in general, worth it behind a partner's 6.
+    assert not advise(Rules(), 0, (100, 300)).take
+    assert advise(Rules(), 0, (100, 300), 6).take
+    assert not advise(Rules(), 0, (100, 300), 0).take
+
+
 def test_choose_action_is_legal_for_views_of_both_presets():
     for seed in range(4):
         for preset in ("piki", "pagat"):
