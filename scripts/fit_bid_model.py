@@ -43,10 +43,13 @@ def _masks(rng: random.Random) -> tuple[int, ...]:
 
 
 def team_row(seed: int):
+    """Deal ``fit-team:seed``: (the four hands' masks, the first leader, N–S double-dummy tricks),
+    or None when the solve runs over LIMIT (scripts/fit_trick_net.py fits on the same deals)."""
     rng = random.Random(f"fit-team:{seed}")
     masks = _masks(rng)
-    ns = solve(masks, rng.randrange(4), [], False, False, 0b0101, 0b0101, node_limit=LIMIT)
-    return None if ns is None else (masks, ns)
+    leader = rng.randrange(4)
+    ns = solve(masks, leader, [], False, False, 0b0101, 0b0101, node_limit=LIMIT)
+    return None if ns is None else (masks, leader, ns)
 
 
 def nil_row(seed: int):
@@ -92,7 +95,7 @@ def nil_play_row(seed: int):
 
 def fit_team(rows) -> None:
     x, y = [], []
-    for masks, ns in rows:
+    for masks, _leader, ns in rows:
         x += [team_features(masks[0], masks[2]), team_features(masks[1], masks[3])]
         y += [ns, 13 - ns]
     x, y = np.array(x), np.array(y, float)

@@ -39,20 +39,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from advisor import tricknet  # noqa: E402
 
-LIMIT = 3_000_000  # nodes; the rare deal that needs more is skipped
-
 
 def deal_row(seed: int) -> dict | None:
-    from advisor.cards import SEATS, cards_to_mask
-    from advisor.solver import solve
-    from advisor.state import deal
+    """A solved deal as a JSON row: the same deals (and solves) as the linear fit's."""
+    from fit_bid_model import team_row
 
-    rng = random.Random(f"fit-team:{seed}")
-    hands = deal(rng)
-    masks = [cards_to_mask(hands[s]) for s in SEATS]
-    leader = rng.randrange(4)
-    ns = solve(masks, leader, [], False, False, 0b0101, 0b0101, node_limit=LIMIT)
-    return None if ns is None else {"seed": seed, "masks": masks, "leader": leader, "ns": ns}
+    row = team_row(seed)
+    if row is None:
+        return None
+    masks, leader, ns = row
+    return {"seed": seed, "masks": list(masks), "leader": leader, "ns": ns}
 
 
 def generate(out: str, start: int, count: int) -> None:
