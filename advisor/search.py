@@ -34,14 +34,37 @@ NODE_LIMIT = 1_500_000
 NIL_HOPELESS = 1.6  # handeval.nil_risk above which a nil is not searched (it never makes)
 
 
+def bags_only_at_stake(state: HandState, team: int) -> bool:
+    """``team``'s contract is made by the tricks taken, the opponents' contract is made or beyond
+    reach, and no nil is live: whatever the cards, the tricks still to come change nothing but
+    the bags."""
+    if live_nils(state):
+        return False
+    bids = tuple(b if b is not None else 0 for b in state.bids)
+    scores = score_hand(state.rules, bids, tuple(state.tricks), state.points_before, state.bags_before)
+    ours, theirs = scores[team], scores[1 - team]
+    left = 13 - len(state.plays) // 4
+    decided = theirs.contract == 0 or theirs.counted_tricks >= theirs.contract \
+        or theirs.counted_tricks + left < theirs.contract
+    return ours.contract > 0 and ours.counted_tricks >= ours.contract and decided
+
+
+# Card play charges the acting team's overtricks their share of the bag penalty (see hand_value)
+# once only the bags are at stake (bags_only_at_stake): a trick ducked then costs nothing else.
+# Earlier, plain hand points: ducking while a contract or a nil can still turn is what gets sets
+# when the rest of the play is not double dummy (see hand_value).
+BAGS_AFTER_CONTRACT = True
+
+
 def hand_value(rules, score) -> float:
     """A team's hand points with every overtrick charged its share of the bag penalty.
 
     A bag that does not reach the limit this hand still brings the next penalty closer, so it
     costs penalty / limit points in the long run (10 under the usual rules); a hand that reaches
     the limit already pays the penalty in its points. Used for bids; card play counts plain hand
-    points, because ducking to the exact double-dummy contract gets sets in real play (measured:
-    a bag-charged play objective lost about 18 points a hand more against the heuristic bot).
+    points until only the bags are at stake (BAGS_AFTER_CONTRACT), because ducking to the exact
+    double-dummy contract gets sets in real play (measured: a bag-charged play objective from the
+    first card lost about 18 points a hand more against the heuristic bot).
     """
     bag = rules.bags
     if bag is None or score.bag_penalty:
@@ -205,7 +228,7 @@ def solve_sampled(keys: list[Hashable], items: list, solve_one: Callable[[object
 class MoveStats:
     card: Card
     tricks: float = 0.0  # acting team's expected tricks for the whole hand
-    points: float = 0.0  # expected (our hand points − their hand points)
+    points: float = 0.0  # expected hand points, ours − theirs (see BAGS_AFTER_CONTRACT)
     our_points: float = 0.0
     nil_ok: dict[int, float] = field(default_factory=dict)  # live nil seat → P(survives)
     samples: int = 0
@@ -261,6 +284,7 @@ def analyse_play(
     done = 0
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search ran over its limit
     finals = []  # per deal, per card: (our game score, theirs) after the hand
+    charge_bags = BAGS_AFTER_CONTRACT and bags_only_at_stake(state, team)
     solved = solve_sampled(keys, deals, lambda d, limit: _solve_for_play(state, d, nils, busted, limit),
                            start, time_budget, min_samples)
     for i, deal in enumerate(deals):
@@ -278,7 +302,7 @@ def analyse_play(
                                 state.points_before, state.bags_before)
             mine, theirs = (ns, ew) if team == 0 else (ew, ns)
             st.tricks += tricks[team] + tricks[team + 2]
-            st.points += mine.hand_points - theirs.hand_points
+            st.points += (hand_value(state.rules, mine) if charge_bags else mine.hand_points) - theirs.hand_points
             st.our_points += mine.hand_points
             finals[-1].append((mine.points, theirs.points))
             for s, v in nil_more.items():

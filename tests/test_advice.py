@@ -173,6 +173,42 @@ def test_blind_nil_odds_follow_the_partners_bid():
     assert not advise(Rules(), 0, (100, 300), 0).take
 
 
+def test_overtricks_cost_their_bag_share_once_only_bags_are_at_stake():
+    import advisor.search as search
+    from advisor.bots import get_bot
+    from advisor.inference import SampledDeal
+
+    bot = get_bot("heuristic")
+    for seed in range(40):
+        st = HandState(Rules(), Seat.N, deal(random.Random(seed)), (100, 100), (0, 0))
+        while st.phase.value == "bidding":
+            st.apply(bot.act(seat_view(st, st.to_act)))
+        if any(b == 0 for b in st.bids):
+            continue
+        assert not search.bags_only_at_stake(st, 0) and not search.bags_only_at_stake(st, 1)
+        while not st.is_done:
+            team = st.to_act & 1
+            if search.bags_only_at_stake(st, team) and len(st.legal_cards()) >= 2:
+                true_deal = [SampledDeal(tuple(st.held), tuple(st.known))]
+                assert search.BAGS_AFTER_CONTRACT
+                charged = {m.card: m for m in search.analyse_play(st, deals=true_deal).moves}
+                search.BAGS_AFTER_CONTRACT = False
+                try:
+                    plain = {m.card: m for m in search.analyse_play(st, deals=true_deal).moves}
+                finally:
+                    search.BAGS_AFTER_CONTRACT = True
+                contract = st.bids[team] + st.bids[team + 2]
+                for card, m in plain.items():
+                    # each overtrick: +1 point now, -10 later (a tenth of the 100-point penalty)
+                    assert m.points - charged[card].points == pytest.approx(10 * (m.tricks - contract))
+                best_plain = max(plain.values(), key=lambda m: m.points)
+                best_charged = max(charged.values(), key=lambda m: m.points)
+                if best_charged.tricks < best_plain.tricks:
+                    return  # found a position where the charge makes the search duck
+            st.apply(bot.act(seat_view(st, st.to_act)))
+    pytest.fail("no position where the bag charge changes the best card")
+
+
 def test_choose_action_is_legal_for_views_of_both_presets():
     for seed in range(4):
         for preset in ("piki", "pagat"):
