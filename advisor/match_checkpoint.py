@@ -40,12 +40,12 @@ NOT_ENGINE = ("match_cli.py", "match_checkpoint.py")
 
 
 def engine_fingerprint() -> str:
-    """A short hash of the advisor's source (the Python modules and the C solver) that decides
-    how the games go."""
+    """A short hash of what decides how the games go: the advisor's source (the Python modules
+    and the C solver) and its data (the bid model's network weights)."""
     root = Path(__file__).resolve().parent
     h = hashlib.sha256()
     for path in sorted(root.rglob("*")):
-        if path.suffix in (".py", ".c") and "__pycache__" not in path.parts \
+        if path.suffix in (".py", ".c", ".npz") and "__pycache__" not in path.parts \
                 and path.relative_to(root).as_posix() not in NOT_ENGINE:
             h.update(path.relative_to(root).as_posix().encode())
             h.update(path.read_bytes())
