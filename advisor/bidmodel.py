@@ -110,11 +110,20 @@ def trick_distribution(mean: float, sigma: float, low: int = 0, high: int = 13) 
     return out
 
 
-def correction(residuals: list[float]) -> tuple[float, float]:
-    """(shift, spread) from the solved deals' residuals (solved − estimated), shrunk to the prior."""
+# The bidder's own double-dummy tricks beside a partner's nil, less the network's estimate of
+# both partners' tricks (which counts the nil's winners too): mean and spread over 150 random
+# deals each (the partner's hand fit for nil by the heuristic's rule; any other hand, as a blind
+# nil's is): the prior of the correction below when the partner bid nil or blind nil.
+BESIDE_NIL = (-1.18, 0.93)
+BESIDE_BLIND_NIL = (-3.16, 1.57)
+
+
+def correction(residuals: list[float], prior: tuple[float, float] = (0.0, PRIOR_SIGMA)) -> tuple[float, float]:
+    """(shift, spread) from the solved deals' residuals (solved − estimated), shrunk to the prior
+    (its shift and spread; by default no shift, the estimate's own error)."""
     k = len(residuals)
-    shift = sum(residuals) / (k + PRIOR_WEIGHT)
-    var = (sum((r - shift) ** 2 for r in residuals) + PRIOR_WEIGHT * PRIOR_SIGMA ** 2) / (k + PRIOR_WEIGHT)
+    shift = (sum(residuals) + PRIOR_WEIGHT * prior[0]) / (k + PRIOR_WEIGHT)
+    var = (sum((r - shift) ** 2 for r in residuals) + PRIOR_WEIGHT * prior[1] ** 2) / (k + PRIOR_WEIGHT)
     return shift, math.sqrt(var)
 
 

@@ -51,8 +51,8 @@ TEXTS: dict[str, dict[str, str]] = {
                         " {pct:.0f}% of the time, and your chance to win the game would be {blind:.0f}%"
                         " instead of {look:.0f}%.",
         "blind_nil_decide": "Decide on blind nil before looking at your cards.",
-        "blind_nil_after_nil": "Partner bid nil, so nobody would cover a blind nil: after a partner's"
-                               " nil it makes only about {pct:.0f}% of the time.",
+        "blind_nil_after_nil": "With partner's nil, nobody would cover a blind nil: after a partner's"
+                               " nil (or blind nil) it makes only about {pct:.0f}% of the time.",
         "blind_nil_after_bid": "Partner bid {bid}: with that cover a blind nil makes about {pct:.0f}%"
                                " of the time.",
         "review_summary": "{seat_text}: {mistakes} costly decision(s), {lost:.0f} points lost in all"
@@ -103,8 +103,8 @@ TEXTS: dict[str, dict[str, str]] = {
                         " {pct:.0f}% przypadków, a szansa na wygranie gry wyniosłaby {blind:.0f}% zamiast"
                         " {look:.0f}%.",
         "blind_nil_decide": "O ślepym nilu zdecyduj, zanim spojrzysz w karty.",
-        "blind_nil_after_nil": "Partner zgłosił nil, więc nikt nie osłoni ślepego nila: po nilu partnera"
-                               " udaje się on tylko w ok. {pct:.0f}% przypadków.",
+        "blind_nil_after_nil": "Przy nilu partnera nikt nie osłoni ślepego nila: po nilu (lub ślepym"
+                               " nilu) partnera udaje się on tylko w ok. {pct:.0f}% przypadków.",
         "blind_nil_after_bid": "Partner zgłosił {bid}: przy takiej osłonie ślepy nil udaje się w ok."
                                " {pct:.0f}% przypadków.",
         "review_summary": "{seat_text}: kosztownych decyzji: {mistakes}, razem stracono {lost:.0f} pkt"

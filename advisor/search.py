@@ -20,7 +20,8 @@ import numpy as np
 
 from .bids import BLIND_NIL, is_nil
 from .cards import Card
-from .bidmodel import correction, nil_probability, team_tricks_estimates, trick_distribution
+from .bidmodel import (BESIDE_BLIND_NIL, BESIDE_NIL, PRIOR_SIGMA, correction, nil_probability,
+                       team_tricks_estimates, trick_distribution)
 from .gamevalue import win_table
 from .handeval import nil_risk
 from .inference import SampledDeal, draw_deals
@@ -449,8 +450,15 @@ def bid_samples(
     to_solve = deals[:max_samples]
     solved: list[BidSample] = []
     residuals: list[float] = []
+    # Beside a partner's nil only the bidder's own tricks make the contract: the deals are solved
+    # for those, and the estimates (of both partners' tricks; a blind nil's hand alone holds about
+    # three tricks) are corrected towards the measured difference.
+    pbid = state.bids[partner]
+    beside_nil = pbid is not None and is_nil(pbid)
+    prior = (BESIDE_BLIND_NIL if pbid == BLIND_NIL else BESIDE_NIL) if beside_nil else (0.0, PRIOR_SIGMA)
     verdicts = solve_sampled(picks[:len(to_solve)], to_solve,
-                             lambda d, limit: _solve_for_bid(state, d, limit), start, time_budget, min_samples)
+                             lambda d, limit: _solve_for_bid(state, d, limit, beside_nil),
+                             start, time_budget, min_samples)
     for i, deal in enumerate(to_solve):
         verdict = verdicts.get(picks[i])
         if verdict is None:  # not reached in time, or a pathological deal: left out
@@ -458,7 +466,7 @@ def bid_samples(
         team_tricks, nil_ok, partner_alone = verdict
         solved.append(BidSample(team_tricks, nil_ok, partner_alone, partner_bids[i]))
         residuals.append(team_tricks - estimates[i])
-    shift, sigma = correction(residuals)
+    shift, sigma = correction(residuals, prior)
     made = sum(s.nil_ok for s in solved)
     if not hide_hand and state.complete[seat]:
         nil_p = nil_probability(state.held[seat], made, len(solved))
@@ -473,16 +481,20 @@ def bid_samples(
     )
 
 
-def _solve_for_bid(state: HandState, deal: SampledDeal, limit: int | None) -> tuple[int, bool, int] | None:
+def _solve_for_bid(state: HandState, deal: SampledDeal, limit: int | None,
+                   own_only: bool = False) -> tuple[int, bool, int] | None:
     """Double-dummy (team tricks, the bidder's nil survives, the partner's tricks beside that nil)
-    of a sampled deal from the first lead; None when the search runs over ``limit``."""
+    of a sampled deal from the first lead; None when the search runs over ``limit``.
+
+    ``own_only`` (the partner bid nil): the first figure counts the bidder's tricks alone, the
+    partner playing to help them."""
     seat = state._to_act
     team = seat & 1
     partner = (seat + 2) & 3
     common = dict(hands=deal.remaining, to_act=int(state.first), trick=[], spades_broken=False,
                   allspade_lead_breaks=state.rules.allspade_lead_breaks)
-    team_tricks = solve(**common, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
-                        node_limit=limit)
+    count = seat_mask(seat) if own_only else TEAM_MASK[team]
+    team_tricks = solve(**common, count_seats=count, maximizer_seats=TEAM_MASK[team], node_limit=limit)
     if team_tricks is None:
         return None
     nil_takes, partner_alone = 1, team_tricks

@@ -209,6 +209,24 @@ def test_overtricks_cost_their_bag_share_once_only_bags_are_at_stake():
     pytest.fail("no position where the bag charge changes the best card")
 
 
+def test_beside_a_partners_nil_the_bid_counts_only_the_bidders_own_tricks():
+    from advisor.cards import cards_to_mask
+    from advisor.handeval import estimate_tricks
+
+    for seed in range(3):
+        hand = deal(random.Random(seed))[Seat.S]
+        own = estimate_tricks(cards_to_mask(hand))
+        base = {"dealer": "N", "score_before": {"NS": 100, "EW": 350},
+                "hands": {"S": [str(c) for c in hand]}, "plays": []}
+        advice = {p: bid_json(HandRecord.from_json(base | {"bids": {"N": p, "E": 3}}), time_budget=0.4, seed=1)
+                  for p in ("blind_nil", 0, 3)}
+        # A blind nil's hand holds about three tricks, a nil's about one: they are the partner's,
+        # and they do not count towards the contract (nor, made, are they taken at all).
+        for p in ("blind_nil", 0):
+            assert advice[p]["bid"] <= round(own) + 1, (seed, p, own, advice[p])
+            assert advice[p]["expected_team_tricks"] < advice[3]["expected_team_tricks"] - 1.0
+
+
 def test_choose_action_is_legal_for_views_of_both_presets():
     for seed in range(4):
         for preset in ("piki", "pagat"):
