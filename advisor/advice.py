@@ -58,6 +58,7 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
     seat = state._to_act
     team = seat & 1
     partner = (seat + 2) & 3
+    pbid = state.bids[partner]
     budget = DEFAULT_BID_BUDGET if time_budget is None else time_budget
     rng = _rng(seed)
     looked = state.complete[seat]
@@ -68,12 +69,12 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
     if BLIND_NIL in state.legal_bids():
         # From the score alone (the rules forbid looking first), with measured odds.
         # The partner's bid is public: after a nil there is no cover, after a big bid a good one.
-        verdict = blind_nil.advise(state.rules, team, state.points_before, state.bids[partner])
+        verdict = blind_nil.advise(state.rules, team, state.points_before, pbid)
         blind_p = verdict.success
         take_blind = verdict.take
-        if verdict.partner_bid is not None:
-            reasons.append(("blind_nil_after_nil" if is_nil(verdict.partner_bid) else "blind_nil_after_bid",
-                            {"bid": bid_to_json(verdict.partner_bid), "pct": 100 * blind_p}))
+        if pbid is not None:
+            reasons.append(("blind_nil_after_nil" if is_nil(pbid) else "blind_nil_after_bid",
+                            {"bid": bid_to_json(pbid), "pct": 100 * blind_p}))
         reasons.append(("blind_nil_yes" if take_blind else "blind_nil_no",
                         {"behind": verdict.behind, "pct": 100 * blind_p,
                          "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))
@@ -121,7 +122,6 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
     recommend = "blind_nil" if take_blind else best["bid"]
     nil_p = model.nil_p
     tricks = model.team_tricks
-    pbid = state.bids[partner]
     if not take_blind:
         reasons.append(("bid_best", {"bid": recommend, "points": best["expected_points"],
                                      "tricks": tricks, "samples": len(model.means),

@@ -59,7 +59,6 @@ class BlindNilVerdict:
     win_blind: float  # chance to win the game (a draw counts half) after a blind nil
     win_look: float  # … after looking
     behind: int
-    partner_bid: int | None = None  # the partner's bid the odds were taken for
 
 
 def _finish(rules: Rules, ours: float, theirs: float, rng: random.Random) -> float:
@@ -74,11 +73,15 @@ def _finish(rules: Rules, ours: float, theirs: float, rng: random.Random) -> flo
     return 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
 
 
+def partner_key(partner_bid: int) -> str:
+    """The key of AFTER_PARTNER for a partner's bid: "nil" (nil or blind nil), "1".."5", "6" (six
+    or more)."""
+    return "nil" if is_nil(partner_bid) else str(min(partner_bid, 6))
+
+
 def odds(partner_bid: int | None) -> BlindNilOdds:
     """The measured odds of a blind nil, given the partner's bid (None: not made yet)."""
-    if partner_bid is None:
-        return BEFORE_PARTNER
-    return AFTER_PARTNER["nil" if is_nil(partner_bid) else str(min(max(partner_bid, 1), 6))]
+    return BEFORE_PARTNER if partner_bid is None else AFTER_PARTNER[partner_key(partner_bid)]
 
 
 def advise(rules: Rules, team: int, points: tuple[int, int],
@@ -101,5 +104,4 @@ def advise(rules: Rules, team: int, points: tuple[int, int],
     return BlindNilVerdict(
         take=win_blind > win_look + 0.003, success=o.success, expected_points=expected,
         look_points=o.look_points, win_blind=win_blind, win_look=win_look, behind=theirs - ours,
-        partner_bid=partner_bid,
     )

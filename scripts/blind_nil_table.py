@@ -23,7 +23,8 @@ import argparse
 import random
 import statistics
 
-from advisor.bids import BLIND_NIL, is_nil
+from advisor.bids import BLIND_NIL
+from advisor.blind_nil import partner_key
 from advisor.bots import get_bot
 from advisor.cards import Seat
 from advisor.rules import Rules
@@ -44,11 +45,6 @@ def play(rules: Rules, dealer: Seat, hands, blind: bool, bot) -> HandState:
         for v in views.values():
             v.apply(action)
     return st
-
-
-def partner_key(bid: int) -> str:
-    """The table key of the partner's bid: "nil" (nil or blind nil), "1".."5", "6" (six or more)."""
-    return "nil" if is_nil(bid) else str(min(bid, 6))
 
 
 def measure(rules: Rules, dealer: Seat, deals: int, rng: random.Random, bot) -> dict[str, list[tuple]]:
