@@ -116,11 +116,12 @@ def trick_distribution(mean: float, sigma: float, low: int = 0, high: int = 13) 
 # nil's is): the prior of the correction below when the partner bid nil or blind nil.
 BESIDE_NIL = (-1.18, 0.93)
 BESIDE_BLIND_NIL = (-3.16, 1.57)
+UNBIASED = (0.0, PRIOR_SIGMA)  # otherwise: no shift, the estimate's own error
 
 
-def correction(residuals: list[float], prior: tuple[float, float] = (0.0, PRIOR_SIGMA)) -> tuple[float, float]:
+def correction(residuals: list[float], prior: tuple[float, float] = UNBIASED) -> tuple[float, float]:
     """(shift, spread) from the solved deals' residuals (solved − estimated), shrunk to the prior
-    (its shift and spread; by default no shift, the estimate's own error)."""
+    (its shift and spread)."""
     k = len(residuals)
     shift = (sum(residuals) + PRIOR_WEIGHT * prior[0]) / (k + PRIOR_WEIGHT)
     var = (sum((r - shift) ** 2 for r in residuals) + PRIOR_WEIGHT * prior[1] ** 2) / (k + PRIOR_WEIGHT)

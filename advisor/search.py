@@ -20,7 +20,7 @@ import numpy as np
 
 from .bids import BLIND_NIL, is_nil
 from .cards import Card
-from .bidmodel import (BESIDE_BLIND_NIL, BESIDE_NIL, PRIOR_SIGMA, correction, nil_probability,
+from .bidmodel import (BESIDE_BLIND_NIL, BESIDE_NIL, UNBIASED, correction, nil_probability,
                        team_tricks_estimates, trick_distribution)
 from .gamevalue import win_table
 from .handeval import nil_risk
@@ -455,7 +455,7 @@ def bid_samples(
     # three tricks) are corrected towards the measured difference.
     pbid = state.bids[partner]
     beside_nil = pbid is not None and is_nil(pbid)
-    prior = (BESIDE_BLIND_NIL if pbid == BLIND_NIL else BESIDE_NIL) if beside_nil else (0.0, PRIOR_SIGMA)
+    prior = (BESIDE_BLIND_NIL if pbid == BLIND_NIL else BESIDE_NIL) if beside_nil else UNBIASED
     verdicts = solve_sampled(picks[:len(to_solve)], to_solve,
                              lambda d, limit: _solve_for_bid(state, d, limit, beside_nil),
                              start, time_budget, min_samples)
