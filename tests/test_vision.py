@@ -282,6 +282,61 @@ def test_large_photo_with_small_indices_gets_a_larger_second_pass():
     assert wrong["adaptive"] <= wrong["plain"] + 1, wrong
 
 
+def test_wider_frame_moves_the_labels_with_the_scene():
+    from vision.synth.scene import in_wider_frame
+
+    img, corners = render_scene(900_321, list(HELD_OUT))
+    big, moved = in_wider_frame(img, corners, 900_321, 2.5)
+    assert big.shape[:2] == (round(2.5 * img.shape[0]), round(2.5 * img.shape[1]))
+    assert [c.card for c in moved] == [c.card for c in corners]
+    for a, b in zip(corners, moved):
+        x0, y0 = b.box[0] - a.box[0], b.box[1] - a.box[1]
+        h, w = img.shape[:2]
+        assert np.array_equal(big[int(y0):int(y0) + h, int(x0):int(x0) + w], img)  # pasted whole
+        assert np.allclose(np.array(b.quad) - [x0, y0], a.quad)
+    again, _ = in_wider_frame(img, corners, 900_321, 2.5)
+    assert np.array_equal(again, big)
+    with pytest.raises(ValueError):
+        in_wider_frame(img, corners, 1, 0.5)
+
+
+@needs_models
+def test_cards_in_part_of_a_large_photo_are_looked_at_closer():
+    """A phone held farther back: the cards fill half the frame. The closer looks run the larger
+    detector on the region around the indices found, not on the whole photo, and find about as
+    many cards as in the photo cropped to the scene."""
+    from vision.detect import Detector
+    from vision.scan import ZOOM_IMGSZ, CardDetector
+    from vision.synth.scene import in_wider_frame
+
+    class Recording(Detector):
+        def __call__(self, img):
+            self.seen.append(img.shape[:2])
+            return super().__call__(img)
+
+    zoom = Recording(imgsz=ZOOM_IMGSZ)
+    zoom.seen = []
+    closer, plain = CardDetector(zoom=zoom), CardDetector(zoom=None)
+    found = {"cropped": 0, "closer": 0, "plain": 0}
+    wrong = dict.fromkeys(found, 0)
+    for seed in range(940_000, 940_008):
+        scene, corners = render_scene(seed, list(HELD_OUT), scale=2)
+        photo, _ = in_wider_frame(scene, corners, seed, 2.0)
+        truth = {c.card for c in corners}
+        for name, det, img in (("closer", closer, photo), ("cropped", closer, scene), ("plain", plain, photo)):
+            zoom.seen.clear()
+            cards = {c["card"] for c in det.scan(img)["cards"]}
+            found[name] += len(cards & truth)
+            wrong[name] += len(cards - truth)
+            if name == "closer":  # looked closer at parts of the photo, each smaller than the last
+                sides = [max(shape) for shape in zoom.seen]
+                assert sides and sides[-1] < max(photo.shape[:2]), (zoom.seen, photo.shape)
+                assert sides == sorted(sides, reverse=True) and len(sides) <= 2, sides
+    assert found["closer"] >= 0.95 * found["cropped"], found
+    assert found["closer"] >= found["plain"] + 10, found
+    assert wrong["closer"] <= wrong["plain"] + 1, wrong
+
+
 @needs_models
 def test_unsure_corners_are_read_again_by_the_second_ensemble():
     from vision.classify import REREAD_BAND, Classifier

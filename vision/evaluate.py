@@ -2,6 +2,7 @@
 
     python -m vision.evaluate --render 200            # fresh scenes of the held-out designs
     python -m vision.evaluate --render 100 --scale 4  # the same at 2560 px, as a phone takes them
+    python -m vision.evaluate --render 100 --scale 3 --wider 2  # those cards in half the frame
     python -m vision.evaluate --folder DIR [--split val] [--limit 300] [--json report.json]
 
 --folder takes this project's synthetic layout (images/SPLIT, labels/SPLIT, meta/SPLIT) or any
@@ -173,14 +174,17 @@ def evaluate_folder(folder: Path, split: str | None, limit: int | None, det: Car
 
 
 def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_SEED_BASE,
-                      scale: float = 1.0) -> dict:
-    """``scale`` > 1 renders the same scenes with more pixels, as a phone photo has them."""
+                      scale: float = 1.0, wider: float = 1.0) -> dict:
+    """``scale`` > 1 renders the same scenes with more pixels, as a phone photo has them;
+    ``wider`` > 1 puts each in a frame that many times wider and taller (the camera farther back)."""
     from .synth.artwork import HELD_OUT
-    from .synth.scene import render_scene
+    from .synth.scene import in_wider_frame, render_scene
 
     tally = Tally()
     for k in range(n):
         img, corners = render_scene(seed + k, list(designs or HELD_OUT), scale=scale)
+        if wider != 1.0:
+            img, corners = in_wider_frame(img, corners, seed + k, wider)
         corners = [c.as_dict() for c in corners]
         gt = np.array([c["box"] for c in corners], np.float32).reshape(-1, 4)
         tally.add(corners, gt, *det.corners(img), min_conf=det.bar(img))
@@ -196,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=EVAL_SEED_BASE)
     ap.add_argument("--scale", type=float, default=1.0,
                     help="render at this many times the 640-px scene size (2-6: phone-like photos)")
+    ap.add_argument("--wider", type=float, default=1.0,
+                    help="put each rendered scene in a frame this many times wider and taller")
     ap.add_argument("--imgsz", type=int, default=None, help="detector input size")
     ap.add_argument("--no-zoom", action="store_true", help="no second, larger detector pass")
     ap.add_argument("--json", type=Path, help="also write the report here")
@@ -208,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     reports = {}
     if args.render:
         reports["rendered_held_out"] = evaluate_rendered(args.render, det, seed=args.seed,
-                                                            scale=args.scale)
+                                                            scale=args.scale, wider=args.wider)
     if args.folder:
         reports[str(args.folder)] = evaluate_folder(args.folder, args.split, args.limit, det)
     if not reports:

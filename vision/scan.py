@@ -22,9 +22,42 @@ from .image_io import load_image
 # a larger input: the photo holds the detail that the first pass scaled away. Measured on
 # held-out renders at 2-4x the 640-px scene size (phone-like photos, 100 each): card recall
 # 0.88-0.89 at 416 px, 0.91-0.92 at 640 px, the gain from indices under about 20 px at 416.
+# The further pass looks only at the part of the photo where indices were found (with a margin of
+# ZOOM_MARGIN index sizes), so cards that fill only part of the frame are seen at more pixels, and
+# looks closer once more while the indices are still small there (see models/MODEL_CARD.md).
 ZOOM_MIN_SIDE = PHOTO_MIN_SIDE  # image pixels (long side): below, 640 px holds little more detail than 416
-ZOOM_BELOW = 20.0  # median index box side at the first pass's input, network pixels
+ZOOM_BELOW = 26.0  # median index box side at a pass's input (network pixels) that asks for a closer look
 ZOOM_IMGSZ = 640
+ZOOM_MARGIN = 4.0  # index sizes kept around the indices found, for those the earlier pass missed
+ZOOM_PASSES = 2  # closer looks at most
+ZOOM_SHRINK = 0.8  # a further look only where the region is at most this part of the last one
+
+
+@dataclass(frozen=True)
+class Region:
+    """A rectangle of image pixels: x0, y0 inclusive, x1, y1 exclusive."""
+    x0: int
+    y0: int
+    x1: int
+    y1: int
+
+    @property
+    def side(self) -> int:
+        return max(self.x1 - self.x0, self.y1 - self.y0)
+
+    def crop(self, img: np.ndarray) -> np.ndarray:
+        return img[self.y0:self.y1, self.x0:self.x1]
+
+
+def median_index_side(boxes: np.ndarray) -> float:
+    return float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+
+
+def region_around(boxes: np.ndarray, margin: float, width: int, height: int) -> Region:
+    """The boxes' bounding rectangle grown by ``margin`` median index sides, within the image."""
+    m = margin * median_index_side(boxes)
+    return Region(int(max(0, boxes[:, 0].min() - m)), int(max(0, boxes[:, 1].min() - m)),
+                  int(min(width, np.ceil(boxes[:, 2].max() + m))), int(min(height, np.ceil(boxes[:, 3].max() + m))))
 
 
 @dataclass
@@ -42,20 +75,33 @@ class CardDetector:
         side = max(img.shape[:2])
         if side < ZOOM_MIN_SIDE:
             return False
-        if len(boxes) == 0:
-            return True
-        box_side = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-        return float(np.median(box_side)) * self.detector.imgsz / side < ZOOM_BELOW
+        return len(boxes) == 0 or median_index_side(boxes) * self.detector.imgsz / side < ZOOM_BELOW
 
     def bar(self, img: np.ndarray) -> float:
         """The card confidence a card needs to be reported, for this image's size."""
         return self.photo_min_conf if max(img.shape[:2]) >= PHOTO_MIN_SIDE else self.min_conf
 
+    def look_closer(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
+        """The first pass's (boxes, scores), or those of the larger detector run on the region of
+        ``img`` around them, again on a smaller region while the indices stay small there."""
+        if not self.needs_zoom(img, boxes):
+            return boxes, scores
+        h, w = img.shape[:2]
+        region = Region(0, 0, w, h)
+        for look in range(ZOOM_PASSES):
+            if look and (len(boxes) == 0 or median_index_side(boxes) * self.zoom.imgsz / region.side >= ZOOM_BELOW):
+                break
+            closer = region_around(boxes, ZOOM_MARGIN, w, h) if len(boxes) else region
+            if look and closer.side > ZOOM_SHRINK * region.side:
+                break  # the indices fill the region already: a further look sees nothing larger
+            region = closer
+            found, scores = self.zoom(region.crop(img))
+            boxes = found + np.float32([region.x0, region.y0, region.x0, region.y0])
+        return boxes, scores
+
     def corners(self, img: np.ndarray):
         """-> boxes, detection scores, rank probabilities, suit probabilities."""
-        boxes, scores = self.detector(img)
-        if self.needs_zoom(img, boxes):
-            boxes, scores = self.zoom(img)
+        boxes, scores = self.look_closer(img, *self.detector(img))
         rank_p, suit_p = self.classifier(img, boxes)
         return boxes, scores, rank_p, suit_p
 

@@ -267,3 +267,23 @@ def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | No
             corners.append(Corner(p.code, p.zone, np.round(pts, 2).tolist(),
                                   [round(float(v), 2) for v in (bx1, by1, bx2, by2)], seen))
     return damage(rng, canvas), corners
+
+
+def in_wider_frame(img: np.ndarray, corners: list[Corner], seed: int, factor: float):
+    """The scene as part of a photo ``factor`` times wider and taller, as when the camera is held
+    farther back: the same pixels pasted at a seeded place on a table of the same kind of
+    background. Returns (BGR uint8 image, the corners moved with it)."""
+    if factor < 1:
+        raise ValueError("the wider frame must be at least as large as the scene")
+    h, w = img.shape[:2]
+    big_w, big_h = round(w * factor), round(h * factor)
+    rng = np.random.default_rng([seed, 11])
+    # the table drawn at a quarter of the size and enlarged: a smooth surface, quickly made
+    table = make_background(rng, max(64, big_w // 4), max(64, big_h // 4))
+    out = cv2.resize(table, (big_w, big_h), interpolation=cv2.INTER_LINEAR)
+    x0, y0 = int(rng.integers(0, big_w - w + 1)), int(rng.integers(0, big_h - h + 1))
+    out[y0:y0 + h, x0:x0 + w] = img
+    moved = [Corner(c.card, c.zone, [[x + x0, y + y0] for x, y in c.quad],
+                    [c.box[0] + x0, c.box[1] + y0, c.box[2] + x0, c.box[3] + y0], c.visible)
+             for c in corners]
+    return out, moved
