@@ -460,3 +460,31 @@ def test_assemble_drops_duplicates_far_apart_and_not_an_index():
     result = build_result(boxes, np.ones(3, np.float32), rank_p, suit_p, min_conf=0.3)
     assert sorted(result["hand"] + result["table"]) == ["AS", "KS"]
     assert [c["card"] for c in result["cards"]].count("AS") == 1
+
+
+@needs_models
+def test_a_shipped_member_loaded_back_reads_as_its_file():
+    """vision.train --refit starts from the shipped int8 file when the member was not trained in
+    the run: the network rebuilt from it must read patches as onnxruntime does."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision import runtime
+    from vision.crops import crop_patch, to_tensor
+    from vision.detect import Detector
+    from vision.training.classifier import load_exported
+
+    img, _ = render_scene(930_200, list(HELD_OUT))
+    boxes, _ = Detector()(img)
+    assert len(boxes) >= 8
+    x = to_tensor([crop_patch(img, b) for b in boxes])
+    path = MODELS / runtime.REREAD_FILES[0]
+    sess = runtime.session(path)
+    rank_file, suit_file = sess.run(None, {sess.get_inputs()[0].name: x})
+    model = load_exported(path).eval()
+    with torch.no_grad():
+        rank, suit = (t.numpy() for t in model(torch.from_numpy(x)))
+    assert (rank.argmax(1) == rank_file.argmax(1)).mean() >= 0.9
+    assert (suit.argmax(1) == suit_file.argmax(1)).mean() >= 0.9
+    # int8 activations in the file, float here: close, not equal
+    soft = lambda z: np.exp(z - z.max(1, keepdims=True)) / np.exp(z - z.max(1, keepdims=True)).sum(1, keepdims=True)
+    assert np.abs(soft(rank) - soft(rank_file)).max(1).mean() < 0.1

@@ -5,7 +5,7 @@
                            [--refine-hours 0.9] [--classifiers 3x1,4x2] [--classifier-hours 0]
                            [--finetune 2x2] [--finetune-seed 21] [--designs first|all]
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
-                           [--device cpu|0|auto] [--workers 0]
+                           [--device cpu|0|auto] [--workers 0] [--refit 3,4] [--refit-scenes 1500]
 
 Steps, each resumable (run the same command again after an interruption):
  1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
@@ -17,6 +17,9 @@ Steps, each resumable (run the same command again after an interruption):
  5. (--more-members) two more classifiers trained from scratch on those scenes' patches
  6. ONNX export: models/corner_detector.onnx; the classifiers quantized to int8,
     models/corner_classifier.onnx, corner_classifier_2.onnx, _3 and _4
+ 7. (--refit) members 3 and 4 fine-tuned on fresh scenes of every training design, half of them
+    with crossed 7s (OUT/synth_refit), the batch norms frozen, and exported again (a member not
+    trained in OUT starts from its file in --export-dir; --skip-classifier does not skip this)
 Needs the packages in requirements-train.txt (torch, ultralytics, onnx); the runtime does not.
 """
 from __future__ import annotations
@@ -74,6 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--more-members", default="3:33,3:44",
                     help="EPOCHS:SEED,...: further members trained from scratch on the fine-tune's "
                          "patches (scenes of all training designs), each with its own seed")
+    ap.add_argument("--refit", default="3,4",
+                    help="members (from 1) fine-tuned last on fresh scenes of all designs with crossed 7s "
+                         "(from their checkpoints in --out, else from their files in --export-dir); '' for none")
+    ap.add_argument("--refit-scenes", type=int, default=1500)
+    ap.add_argument("--refit-seed", type=int, default=61)
+    ap.add_argument("--refit-epochs", type=int, default=2)
     ap.add_argument("--patch-copies", type=int, default=3,
                     help="jittered copies of each labelled corner in one cut of patches")
     ap.add_argument("--negatives", type=int, default=8, help="'not an index' patches per training scene")
@@ -167,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
                                      hours=args.classifier_hours or None, name=name)
             log(f"{name} trained in {time.time() - t0:.0f} s")
             _export_member(args, model, name, i, val)
+    refit = [int(m) for m in args.refit.split(",") if m.strip()]
+    if refit:
+        _refit_members(args, refit)
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
     return 0
 
@@ -228,6 +240,41 @@ def _finetune_classifier(args, name: str, val):
                              max_lr=1e-3, seed=10, name=f"{name}_finetune", hours=args.classifier_hours or None)
     log(f"{name} fine-tuned in {time.time() - t0:.0f} s")
     return model
+
+
+def _refit_members(args, members: list[int]) -> None:
+    """Members fine-tuned on fresh scenes of every training design, half of them with crossed 7s
+    (vision.synth.variants; the members before them had never seen one), one cut of patches, at a
+    sixth of the first learning rate, the batch norms frozen; then exported in place."""
+    import torch
+
+    from vision.synth.generate import generate
+    from vision.training.classifier import build_patches, load_exported, train_classifier
+
+    synth = args.out / "synth_refit"
+    log(f"scenes of all designs for the refit: {args.refit_scenes} train, 100 val in {synth}")
+    generate(synth, args.refit_scenes, 100, args.refit_seed, workers=max(1, args.threads))
+    train = _patch_set(args, synth, args.refit_seed, args.out / "patches_refit.npz", "patches for the refit")
+    val = build_patches(synth, "val", 1, negatives_per_image=3, copies=1, max_angle=args.max_angle)
+    for k in members:
+        name = "classifier" if k == 1 else f"classifier{k}"
+        start = args.out / f"{name}_refit_start.pt"
+        if not start.exists():
+            # the member's own run when it was trained here, else the shipped file (int8: its
+            # weights dequantized; the norms folded, so they stay frozen in either case)
+            own = args.out / f"{name}_last.pt"
+            if own.exists():
+                state = torch.load(own, weights_only=False)["model"]
+            else:
+                shipped = args.export_dir / ("corner_classifier.onnx" if k == 1 else f"corner_classifier_{k}.onnx")
+                state = load_exported(shipped).state_dict()
+            torch.save({"model": state}, start)
+        log(f"{name} refit: {args.refit_epochs} epochs on {len(train[0])} patches")
+        t0 = time.time()
+        model = train_classifier(train, val, args.out, args.refit_epochs, args.threads, log=log, init=start,
+                                 max_lr=5e-4, seed=args.refit_seed, name=f"{name}_refit", frozen_norms=True)
+        log(f"{name} refit in {time.time() - t0:.0f} s")
+        _export_member(args, model, name, k - 1, val)
 
 
 if __name__ == "__main__":

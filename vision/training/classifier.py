@@ -151,10 +151,52 @@ def _augment(rng, batch: np.ndarray) -> np.ndarray:
     return np.clip(batch * gain * chan + bias + noise, 0, 1)
 
 
+def load_exported(path: Path):
+    """A shipped member (ONNX, int8 QDQ or float) back as a CornerNet: the convolutions take the
+    exported weights, in which the export folded the batch norms, and each batch norm becomes the
+    folded bias alone (mean 0, variance 1, scale 1), so the network computes what the file does
+    as long as the norms' statistics are left frozen (``frozen_norms`` in train_classifier)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    consts = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    for node in graph.node:  # weights stored as int8 with their scales: back to float
+        if node.op_type == "DequantizeLinear" and node.input[0] in consts:
+            q, scale = consts[node.input[0]].astype(np.float64), consts[node.input[1]].astype(np.float64)
+            zero = consts[node.input[2]].astype(np.float64) if len(node.input) > 2 else np.float64(0)
+            if scale.ndim == 1 and scale.size > 1:  # per output channel
+                axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+                shape = [1] * q.ndim
+                shape[axis] = -1
+                scale, zero = scale.reshape(shape), (zero.reshape(shape) if zero.ndim else zero)
+            consts[node.output[0]] = ((q - zero) * scale).astype(np.float32)
+    layers = [(consts[n.input[1]], consts[n.input[2]]) for n in graph.node if n.op_type in ("Conv", "Gemm")]
+    model = make_model()
+    convs = [m for m in model.features if isinstance(m, torch.nn.Conv2d)]
+    norms = [m for m in model.features if isinstance(m, torch.nn.BatchNorm2d)]
+    if len(layers) != len(convs) + 2:
+        raise ValueError(f"{path}: {len(layers)} weight layers, a CornerNet has {len(convs) + 2}")
+    with torch.no_grad():
+        for (w, b), conv, norm in zip(layers, convs, norms):
+            conv.weight.copy_(torch.from_numpy(w))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(b))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        for head, (w, b) in zip((model.rank, model.suit), layers[-2:]):
+            head.weight.copy_(torch.from_numpy(w))
+            head.bias.copy_(torch.from_numpy(b))
+    return model
+
+
 def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch: int = 128,
                      seed: int = 0, log=print, init: Path | None = None, max_lr: float = 3e-3,
-                     name: str = "classifier", hours: float | None = None):
+                     name: str = "classifier", hours: float | None = None, frozen_norms: bool = False):
     """One-cycle training; ``init``: start from the weights of an earlier checkpoint (fine-tuning).
+    ``frozen_norms``: the batch norms keep their statistics and dropout is off (a fine-tune of a
+    network loaded by :func:`load_exported`, whose norms hold only the folded biases).
 
     Resumable: a checkpoint is written after every epoch and picked up by the next call.
     ``hours``: no new epoch starts once this much wall time is spent (counted over resumed runs too).
@@ -191,7 +233,7 @@ def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch
         if hours is not None and spent >= hours * 3600:
             log(f"{name}: time budget of {hours} h used up after epoch {epoch}")
             break
-        model.train()
+        model.train(not frozen_norms)
         t0 = time.time()
         order = rng.permutation(len(x_train))
         total = 0.0
