@@ -288,6 +288,7 @@ def test_wider_frame_moves_the_labels_with_the_scene():
     img, corners = render_scene(900_321, list(HELD_OUT))
     big, moved = in_wider_frame(img, corners, 900_321, 2.5)
     assert big.shape[:2] == (round(2.5 * img.shape[0]), round(2.5 * img.shape[1]))
+    assert big.dtype == img.dtype == np.uint8
     assert [c.card for c in moved] == [c.card for c in corners]
     for a, b in zip(corners, moved):
         x0, y0 = b.box[0] - a.box[0], b.box[1] - a.box[1]

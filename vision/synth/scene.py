@@ -280,7 +280,7 @@ def in_wider_frame(img: np.ndarray, corners: list[Corner], seed: int, factor: fl
     rng = np.random.default_rng([seed, 11])
     # the table drawn at a quarter of the size and enlarged: a smooth surface, quickly made
     table = make_background(rng, max(64, big_w // 4), max(64, big_h // 4))
-    out = cv2.resize(table, (big_w, big_h), interpolation=cv2.INTER_LINEAR)
+    out = np.clip(cv2.resize(table, (big_w, big_h), interpolation=cv2.INTER_LINEAR), 0, 255).astype(np.uint8)
     x0, y0 = int(rng.integers(0, big_w - w + 1)), int(rng.integers(0, big_h - h + 1))
     out[y0:y0 + h, x0:x0 + w] = img
     moved = [Corner(c.card, c.zone, [[x + x0, y + y0] for x, y in c.quad],
