@@ -5,7 +5,7 @@
                            [--refine-hours 0.9] [--classifiers 3x1,4x2] [--classifier-hours 0]
                            [--finetune 2x2] [--finetune-seed 21] [--designs first|all]
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
-                           [--device cpu|0|auto] [--workers 0] [--refit 3,4] [--refit-scenes 1500]
+                           [--device cpu|0|auto] [--workers 0] [--refit 3,4] [--refit-scenes 1500] [--refit-only]
 
 Steps, each resumable (run the same command again after an interruption):
  1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
@@ -19,7 +19,8 @@ Steps, each resumable (run the same command again after an interruption):
     models/corner_classifier.onnx, corner_classifier_2.onnx, _3 and _4
  7. (--refit) members 3 and 4 fine-tuned on fresh scenes of every training design, half of them
     with crossed 7s (OUT/synth_refit), the batch norms frozen, and exported again (a member not
-    trained in OUT starts from its file in --export-dir; --skip-classifier does not skip this)
+    trained in OUT starts from its file in --export-dir; --skip-classifier skips it too,
+    --refit-only runs it alone)
 Needs the packages in requirements-train.txt (torch, ultralytics, onnx); the runtime does not.
 """
 from __future__ import annotations
@@ -80,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refit", default="3,4",
                     help="members (from 1) fine-tuned last on fresh scenes of all designs with crossed 7s "
                          "(from their checkpoints in --out, else from their files in --export-dir); '' for none")
+    ap.add_argument("--refit-only", action="store_true",
+                    help="only the refit (step 7) of the members in --export-dir: no scenes, detector or other members")
     ap.add_argument("--refit-scenes", type=int, default=1500)
     ap.add_argument("--refit-seed", type=int, default=61)
     ap.add_argument("--refit-epochs", type=int, default=2)
@@ -99,9 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     from vision.synth.generate import generate
 
     synth = args.out / "synth"
-    log(f"scenes: {args.scenes} train + {args.val_scenes} val in {synth}")
-    generate(synth, args.scenes, args.val_scenes, args.seed, workers=max(1, args.threads),
-             designs=list(FIRST_DESIGNS) if args.designs == "first" else None)
+    if args.refit_only:
+        args.skip_detector = args.skip_classifier = True
+    else:
+        log(f"scenes: {args.scenes} train + {args.val_scenes} val in {synth}")
+        generate(synth, args.scenes, args.val_scenes, args.seed, workers=max(1, args.threads),
+                 designs=list(FIRST_DESIGNS) if args.designs == "first" else None)
 
     if not args.skip_detector:
         from vision.training.detector import export_detector, finetune_detector, train_detector
@@ -177,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{name} trained in {time.time() - t0:.0f} s")
             _export_member(args, model, name, i, val)
     refit = [int(m) for m in args.refit.split(",") if m.strip()]
-    if refit:
+    if refit and (args.refit_only or not args.skip_classifier):
         _refit_members(args, refit)
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
     return 0
