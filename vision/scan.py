@@ -53,6 +53,12 @@ def median_index_side(boxes: np.ndarray) -> float:
     return float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
 
 
+def indices_small(boxes: np.ndarray, net_side: int, region_side: int) -> bool:
+    """The boxes' median index, seen by a detector whose input's long side is ``net_side`` over a
+    region ``region_side`` pixels long, is under ZOOM_BELOW network pixels."""
+    return median_index_side(boxes) * net_side / region_side < ZOOM_BELOW
+
+
 def region_around(boxes: np.ndarray, margin: float, width: int, height: int) -> Region:
     """The boxes' bounding rectangle grown by ``margin`` median index sides, within the image."""
     m = margin * median_index_side(boxes)
@@ -75,7 +81,7 @@ class CardDetector:
         side = max(img.shape[:2])
         if side < ZOOM_MIN_SIDE:
             return False
-        return len(boxes) == 0 or median_index_side(boxes) * self.detector.imgsz / side < ZOOM_BELOW
+        return len(boxes) == 0 or indices_small(boxes, self.detector.imgsz, side)
 
     def bar(self, img: np.ndarray) -> float:
         """The card confidence a card needs to be reported, for this image's size."""
@@ -89,7 +95,7 @@ class CardDetector:
         h, w = img.shape[:2]
         region = Region(0, 0, w, h)
         for look in range(ZOOM_PASSES):
-            if look and (len(boxes) == 0 or median_index_side(boxes) * self.zoom.imgsz / region.side >= ZOOM_BELOW):
+            if look and (len(boxes) == 0 or not indices_small(boxes, self.zoom.imgsz, region.side)):
                 break
             closer = region_around(boxes, ZOOM_MARGIN, w, h) if len(boxes) else region
             if look and closer.side > ZOOM_SHRINK * region.side:

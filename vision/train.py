@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                                    f"corner patches, set {k + 1}"))
         for i, (epochs, n_sets) in enumerate(members):
             train = tuple(np.concatenate(parts) for parts in zip(*sets[:n_sets]))
-            name = "classifier" if i == 0 else f"classifier{i + 1}"
+            name = _member_name(i)
             log(f"{name}: {epochs} epochs on {len(train[0])} patches ({n_sets} cuts), {len(val[0])} val patches")
             t0 = time.time()
             model = train_classifier(train, val, args.out, epochs, args.threads, log=log,
@@ -189,12 +189,22 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _member_name(index: int) -> str:
+    """The run's name of classifier member ``index`` (from 0): its checkpoints and ONNX files in --out."""
+    return "classifier" if index == 0 else f"classifier{index + 1}"
+
+
+def _member_file(index: int) -> str:
+    """The shipped file of classifier member ``index`` (from 0), in --export-dir."""
+    return "corner_classifier.onnx" if index == 0 else f"corner_classifier_{index + 1}.onnx"
+
+
 def _export_member(args, model, name: str, index: int, val) -> None:
     """Member ``index`` (from 0) of the classifier ensemble to ONNX, then int8 into --export-dir."""
     from vision.training.classifier import export_classifier, quantize_classifier
 
     fp32 = export_classifier(model, args.out / f"{name}.onnx")
-    out = args.export_dir / ("corner_classifier.onnx" if index == 0 else f"corner_classifier_{index + 1}.onnx")
+    out = args.export_dir / _member_file(index)
     quantize_classifier(fp32, out, val[0])
     log(f"exported {out} (int8)")
 
@@ -263,7 +273,7 @@ def _refit_members(args, members: list[int]) -> None:
     train = _patch_set(args, synth, args.refit_seed, args.out / "patches_refit.npz", "patches for the refit")
     val = build_patches(synth, "val", 1, negatives_per_image=3, copies=1, max_angle=args.max_angle)
     for k in members:
-        name = "classifier" if k == 1 else f"classifier{k}"
+        name = _member_name(k - 1)
         start = args.out / f"{name}_refit_start.pt"
         if not start.exists():
             # the member's own run when it was trained here, else the shipped file (int8: its
@@ -272,8 +282,7 @@ def _refit_members(args, members: list[int]) -> None:
             if own.exists():
                 state = torch.load(own, weights_only=False)["model"]
             else:
-                shipped = args.export_dir / ("corner_classifier.onnx" if k == 1 else f"corner_classifier_{k}.onnx")
-                state = load_exported(shipped).state_dict()
+                state = load_exported(args.export_dir / _member_file(k - 1)).state_dict()
             torch.save({"model": state}, start)
         log(f"{name} refit: {args.refit_epochs} epochs on {len(train[0])} patches")
         t0 = time.time()
