@@ -489,3 +489,26 @@ def test_a_shipped_member_loaded_back_reads_as_its_file():
     assert (suit.argmax(1) == suit_file.argmax(1)).mean() >= 0.9
     # int8 activations in the file, float here: close, not equal
     assert np.abs(_softmax(rank) - _softmax(rank_file)).max(1).mean() < 0.1
+
+
+def test_raw_head_decoding_places_a_box_from_its_cell_and_bins():
+    """The shipped detector ends at its head's last convolutions; vision.detect decodes them: a
+    cell whose class logit passes the bar gives a box whose sides (in strides from the cell's
+    centre) are the expectations of its four bin distributions."""
+    from vision.detect import decode_heads
+
+    bins, strides, side = 16, (8, 16, 32), 64
+    outs = []
+    for s in strides:
+        outs += [np.zeros((1, 4 * bins, side // s, side // s), np.float32),
+                 np.full((1, 1, side // s, side // s), -9.0, np.float32)]
+    box, cls = outs[2], outs[3]  # stride 16: a 4 x 4 grid
+    cls[0, 0, 1, 2] = 2.0  # the cell in row 1, column 2: centre (2.5, 1.5) strides
+    for k, d in enumerate((1, 2, 3, 4)):  # left, top, right, bottom: all the mass on one bin
+        box[0, k * bins + d, 1, 2] = 30.0
+    box[0, 3 * bins + 5, 1, 2] = 30.0  # bottom split evenly between bins 4 and 5: 4.5
+    boxes, scores = decode_heads(outs, side, conf=0.5)
+    assert len(boxes) == 1
+    assert np.allclose(boxes[0], [(2.5 - 1) * 16, (1.5 - 2) * 16, (2.5 + 3) * 16, (1.5 + 4.5) * 16], atol=1e-3)
+    assert scores[0] == pytest.approx(1 / (1 + np.exp(-2.0)), abs=1e-6)
+    assert len(decode_heads(outs, side, conf=0.9)[0]) == 0  # sigmoid(2) = 0.88 is under 0.9
