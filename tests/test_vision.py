@@ -512,3 +512,50 @@ def test_raw_head_decoding_places_a_box_from_its_cell_and_bins():
     assert np.allclose(boxes[0], [(2.5 - 1) * 16, (1.5 - 2) * 16, (2.5 + 3) * 16, (1.5 + 4.5) * 16], atol=1e-3)
     assert scores[0] == pytest.approx(1 / (1 + np.exp(-2.0)), abs=1e-6)
     assert len(decode_heads(outs, side, conf=0.9)[0]) == 0  # sigmoid(2) = 0.88 is under 0.9
+
+
+@needs_models
+def test_second_member_reads_only_the_corners_the_first_is_unsure_of():
+    from vision.classify import SURE, Classifier, best_card
+    from vision.detect import Detector
+
+    det, cascade = Detector(), Classifier(reread_paths=())
+    alone = Classifier(model_paths=cascade.model_paths[:1], reread_paths=())
+    always = Classifier(reread_paths=(), sure=1.01)
+    counts = {"sure": 0, "unsure": 0, "same card": 0}
+    for seed in range(930_300, 930_306):
+        img, _ = render_scene(seed, list(HELD_OUT))
+        boxes, _ = det(img)
+        r1, s1 = alone(img, boxes)
+        rc, sc = cascade(img, boxes)
+        ra, sa = always(img, boxes)
+        sure = best_card(r1, s1) >= SURE
+        assert np.array_equal(rc[sure], r1[sure]) and np.array_equal(sc[sure], s1[sure])
+        assert np.allclose(rc[~sure], ra[~sure]) and np.allclose(sc[~sure], sa[~sure])
+        card = lambda r, s: (r[:, :-1, None] * s[:, None, :]).reshape(len(r), -1).argmax(1)  # noqa: E731
+        counts["same card"] += int((card(rc, sc) == card(ra, sa))[sure].sum())
+        counts["sure"] += int(sure.sum())
+        counts["unsure"] += int((~sure).sum())
+    assert counts["sure"] > 0 and counts["unsure"] > 0, counts
+    assert counts["same card"] >= 0.98 * counts["sure"], counts
+
+
+@needs_models
+def test_a_photo_rereads_its_unsure_corners_from_a_tighter_patch():
+    from vision.classify import PHOTO_REREAD_CONTEXT, REREAD_BAND, Classifier, best_card
+    from vision.scan import CardDetector
+
+    det = CardDetector()
+    first = Classifier(reread_paths=())
+    differ = 0
+    for seed in range(930_400, 930_404):
+        img, _ = render_scene(seed, list(HELD_OUT), scale=2)
+        boxes, scores, rank_p, suit_p = det.corners(img)
+        tight = det.classifier(img, boxes, PHOTO_REREAD_CONTEXT)
+        assert np.array_equal(rank_p, tight[0]) and np.array_equal(suit_p, tight[1])
+        usual = det.classifier(img, boxes)
+        b = best_card(*first(img, boxes))
+        unsure = (b >= REREAD_BAND[0]) & (b < REREAD_BAND[1])
+        assert np.array_equal(rank_p[~unsure], usual[0][~unsure])
+        differ += int((np.abs(rank_p - usual[0]).max(1) > 1e-6).sum())
+    assert differ > 0

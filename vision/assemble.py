@@ -27,8 +27,9 @@ SECOND_CORNER = (2.0, 16.0)  # distance range, in index sizes, between the two c
 MIN_CONF = 0.525
 # Photos (long side >= PHOTO_MIN_SIDE) read their corner patches from many more pixels, and the
 # same confidence is right more often there: a lower bar keeps precision >= 0.99 and finds more
-# cards (chosen on 600 held-out renders at 1280-2560 px; see models/MODEL_CARD.md).
-PHOTO_MIN_CONF = 0.40
+# cards (the lowest with precision >= 0.99 on each of three sets of held-out renders at 1280-2560
+# px, 500 in all; see models/MODEL_CARD.md).
+PHOTO_MIN_CONF = 0.41
 PHOTO_MIN_SIDE = 960
 UNCERTAIN = 0.6
 MAX_NONE = 0.5

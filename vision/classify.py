@@ -24,50 +24,81 @@ def _default_rereaders() -> tuple:
     return tuple(p for p in (runtime.MODELS_DIR / f for f in runtime.REREAD_FILES) if p.exists())
 
 
+# The first classifier reads every corner; the second only those whose best card the first gives
+# less than SURE: above it the second one never changed a card or its side of a bar on the held-out
+# renders (640-px scenes and photos), and it is not asked on 60-75 % of a photo's corners.
+SURE = 0.9
 # Corners whose best card reads with a probability in this band are read again by the second
 # ensemble (about a fifth of them in 640-px scenes, an eighth in photos): outside it, four
 # classifiers rarely change the answer, and running them on every corner would cost the frame rate.
 REREAD_BAND = (0.3, 0.75)
+# In a photo the second ensemble reads the unsure corners from a tighter patch (its side / the
+# box's side; CONTEXT is the usual framing): the index fills more of the patch, and a photo has the
+# pixels for it. In 640-px scenes it gained nothing at equal precision (models/MODEL_CARD.md).
+PHOTO_REREAD_CONTEXT = 1.0
+
+
+def best_card(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
+    """The probability of each corner's most likely card (a rank that is an index, times a suit)."""
+    return (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(len(rank_p), -1).max(1)
 
 
 @dataclass
 class Classifier:
-    """Reads corner patches with an ensemble of classifiers (probabilities averaged)."""
+    """Reads corner patches with an ensemble of classifiers (probabilities averaged over the reads
+    each corner got)."""
     model_paths: tuple = field(default_factory=_default_models)
     reread_paths: tuple = field(default_factory=_default_rereaders)
-    contexts: tuple = (CONTEXT,)  # patch framings averaged (test-time augmentation)
+    sure: float = SURE
 
-    def __call__(self, img: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """-> (N x 14 rank probabilities, last = not an index; N x 4 suit probabilities)."""
-        if len(boxes) == 0:
-            return np.zeros((0, len(RANK_CLASSES)), np.float32), np.zeros((0, len(SUIT_CLASSES)), np.float32)
-        sessions = [runtime.session(p) for p in self.model_paths]
+    def __call__(self, img: np.ndarray, boxes: np.ndarray,
+                 reread_context: float = CONTEXT) -> tuple[np.ndarray, np.ndarray]:
+        """-> (N x 14 rank probabilities, last = not an index; N x 4 suit probabilities).
+
+        ``reread_context``: the framing at which the second ensemble reads the unsure corners.
+        """
         n = len(boxes)
-        side = sessions[0].get_inputs()[0].shape[-1]  # the patch side the models were exported with
+        if n == 0:
+            return np.zeros((0, len(RANK_CLASSES)), np.float32), np.zeros((0, len(SUIT_CLASSES)), np.float32)
+        first = [runtime.session(p) for p in self.model_paths]
+        side = first[0].get_inputs()[0].shape[-1]  # the patch side the models were exported with
         size = side if isinstance(side, int) else PATCH
-        x = to_tensor([crop_patch(img, b, size=size, context=c) for c in self.contexts for b in boxes])
-        rank_p, suit_p = self._read(sessions, x)
-        if self.reread_paths:
-            best = (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(n, -1).max(1)
+        x = to_tensor([crop_patch(img, b, size=size) for b in boxes])
+        reads = _Reads(n)
+        reads.add(first[:1], x, np.arange(n))
+        if len(first) > 1:
+            maybe = np.flatnonzero(reads.best() < self.sure)
+            reads.add(first[1:], x[maybe], maybe)
+        more = [runtime.session(p) for p in self.reread_paths]
+        if more:
+            best = reads.best()
             unsure = np.flatnonzero((best >= REREAD_BAND[0]) & (best < REREAD_BAND[1]))
             if len(unsure):
-                xs = x.reshape(len(self.contexts), n, *x.shape[1:])[:, unsure].reshape(-1, *x.shape[1:])
-                more = [runtime.session(p) for p in self.reread_paths]
-                r_more, s_more = self._read(more, xs)
-                w = len(sessions) / (len(sessions) + len(more))  # every classifier weighs the same
-                rank_p[unsure] = w * rank_p[unsure] + (1 - w) * r_more
-                suit_p[unsure] = w * suit_p[unsure] + (1 - w) * s_more
-        return rank_p, suit_p
+                xs = x[unsure] if reread_context == CONTEXT else \
+                    to_tensor([crop_patch(img, boxes[i], size=size, context=reread_context) for i in unsure])
+                reads.add(more, xs, unsure)
+        return reads.probabilities()
 
-    def _read(self, sessions: list, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rank and suit probabilities of the patches ``x`` (every framing of each corner, framing
-        by framing), averaged over the framings and the classifiers."""
-        n = len(x) // len(self.contexts)
-        rank_p = np.zeros((n, len(RANK_CLASSES)), np.float32)
-        suit_p = np.zeros((n, len(SUIT_CLASSES)), np.float32)
-        k = len(self.contexts) * len(sessions)
+
+class _Reads:
+    """Sums of the rank and suit probabilities each corner was given, and how many reads gave them."""
+
+    def __init__(self, n: int):
+        self.rank = np.zeros((n, len(RANK_CLASSES)), np.float32)
+        self.suit = np.zeros((n, len(SUIT_CLASSES)), np.float32)
+        self.count = np.zeros(n, np.float32)
+
+    def add(self, sessions: list, x: np.ndarray, which: np.ndarray) -> None:
+        if len(which) == 0:
+            return
         for sess in sessions:
             rank, suit = sess.run(None, {sess.get_inputs()[0].name: x})
-            rank_p += _softmax(rank).reshape(len(self.contexts), n, -1).sum(0) / k
-            suit_p += _softmax(suit).reshape(len(self.contexts), n, -1).sum(0) / k
-        return rank_p, suit_p
+            self.rank[which] += _softmax(rank)
+            self.suit[which] += _softmax(suit)
+            self.count[which] += 1
+
+    def probabilities(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.rank / self.count[:, None], self.suit / self.count[:, None]
+
+    def best(self) -> np.ndarray:
+        return best_card(*self.probabilities())

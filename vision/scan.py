@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, build_result
-from .classify import Classifier
+from .classify import PHOTO_REREAD_CONTEXT, Classifier
 from .detect import Detector
 from .image_io import load_image
 
@@ -83,9 +83,12 @@ class CardDetector:
             return False
         return len(boxes) == 0 or indices_small(boxes, self.detector.imgsz, side)
 
+    def is_photo(self, img: np.ndarray) -> bool:
+        return max(img.shape[:2]) >= PHOTO_MIN_SIDE
+
     def bar(self, img: np.ndarray) -> float:
         """The card confidence a card needs to be reported, for this image's size."""
-        return self.photo_min_conf if max(img.shape[:2]) >= PHOTO_MIN_SIDE else self.min_conf
+        return self.photo_min_conf if self.is_photo(img) else self.min_conf
 
     def look_closer(self, img: np.ndarray, boxes: np.ndarray, scores: np.ndarray):
         """The first pass's (boxes, scores), or those of the larger detector run on the region of
@@ -108,7 +111,8 @@ class CardDetector:
     def corners(self, img: np.ndarray):
         """-> boxes, detection scores, rank probabilities, suit probabilities."""
         boxes, scores = self.look_closer(img, *self.detector(img))
-        rank_p, suit_p = self.classifier(img, boxes)
+        rank_p, suit_p = (self.classifier(img, boxes, PHOTO_REREAD_CONTEXT) if self.is_photo(img)
+                          else self.classifier(img, boxes))
         return boxes, scores, rank_p, suit_p
 
     def scan(self, img: np.ndarray) -> dict:
