@@ -7,8 +7,9 @@ from pathlib import Path
 
 MODELS_DIR = Path(os.environ.get("PIKI_MODELS_DIR", Path(__file__).resolve().parents[1] / "models"))
 DETECTOR_FILE = "corner_detector.onnx"
-# Two corner classifiers (int8) whose probabilities are averaged: together they read more corners
-# right, and are wrong with confidence less often, than either alone (models/MODEL_CARD.md).
+# Two corner classifiers (int8) whose probabilities are averaged (the second asked only where the
+# first is unsure): together they read more corners right, and are wrong with confidence less
+# often, than either alone (models/MODEL_CARD.md).
 CLASSIFIER_FILES = ("corner_classifier.onnx", "corner_classifier_2.onnx")
 # Two more, run only on the corners the first two are unsure of: all four averaged there.
 REREAD_FILES = ("corner_classifier_3.onnx", "corner_classifier_4.onnx")
