@@ -26,7 +26,7 @@ def _default_rereaders() -> tuple:
 
 # The first classifier reads every corner; the second only those whose best card the first gives
 # less than SURE: on the held-out renders (640-px scenes and photos, at the shipped bars) asking it
-# everywhere changed one reported card in 1,200 scenes, and it is not asked on 60-75 % of a
+# everywhere changed one reported card in 700 scenes, and it is not asked on 60-75 % of a
 # photo's corners.
 SURE = 0.9
 # Corners whose best card reads with a probability in this band are read again by the second
