@@ -1,0 +1,135 @@
+"""A paired screen of nil play: the same forced nils played out by an engine, deal by deal.
+
+    python scripts/nil_screen.py --deals 100 --seed 1 --out FILE.jsonl   # play (resumes FILE)
+    python scripts/nil_screen.py --compare A.jsonl B.jsonl               # two engines, paired
+
+Each deal is random (a random dealer and start score) among those where North's hand is fit for
+nil by the trick-counting rules (``can_bid_nil``). North bids nil whatever its advice; South
+bids and both play with the ``pimc`` bot of the engine on the path; East and West are the
+heuristic bot. One JSON line a deal: whether the nil made, the hand points of both teams, and
+the engine's fingerprint. Run it from two checkouts (worktrees) on the same seed to compare
+their nil play and cover on the same deals (the bidding of South may differ with the engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from advisor.bids import NIL  # noqa: E402
+from advisor.bots import get_bot  # noqa: E402
+from advisor.bots.heuristic_bid import can_bid_nil  # noqa: E402
+from advisor.cards import Seat, cards_to_mask  # noqa: E402
+from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
+from advisor.rules import Rules  # noqa: E402
+from advisor.state import HandState, deal  # noqa: E402
+
+
+def nil_deal(seed: int, index: int):
+    """(dealer, hands, points, bags) of the screen's deal ``index``: North fit for nil."""
+    rng = random.Random(f"nil-screen:{seed}:{index}")
+    while True:
+        hands = deal(rng)
+        if can_bid_nil(cards_to_mask(hands[Seat.N])):
+            break
+    dealer = Seat(rng.randrange(4))
+    points = (rng.randrange(-100, 400, 10), rng.randrange(-100, 400, 10))
+    bags = (rng.randrange(8), rng.randrange(8))
+    return dealer, hands, points, bags
+
+
+def play(seed: int, index: int, pimc, heuristic) -> dict:
+    dealer, hands, points, bags = nil_deal(seed, index)
+    for bot in (pimc, heuristic):
+        if hasattr(bot, "new_game"):
+            bot.new_game(seed * 100_003 + index)
+    rules = Rules()
+    state = HandState(rules, dealer, hands, points, bags)
+    views = {s: HandState(rules, dealer, {s: hands[s]}, points, bags) for s in hands}
+    while not state.is_done:
+        seat = state.to_act
+        if seat is Seat.N and state.bids[Seat.N] is None:
+            action = NIL
+        else:
+            bot = pimc if seat in (Seat.N, Seat.S) else heuristic
+            action = bot.act(views[seat].clone())
+        state.apply(action)
+        for view in views.values():
+            view.apply(action)
+    ns, ew = state.score()
+    nil = next(n for n in ns.nils if n.seat == Seat.N)
+    return {"deal": index, "made": bool(nil.made), "bids": [b for b in state.bids],
+            "ns_points": ns.hand_points, "ew_points": ew.hand_points, "engine": engine_fingerprint()}
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def load(path: Path) -> dict[int, dict]:
+    if not path.exists():
+        return {}
+    return {r["deal"]: r for r in map(json.loads, path.read_text().splitlines()) if r}
+
+
+def summary(rows: dict[int, dict]) -> str:
+    made = sum(r["made"] for r in rows.values())
+    lo, hi = wilson(made, len(rows))
+    pts = sum(r["ns_points"] - r["ew_points"] for r in rows.values()) / max(1, len(rows))
+    return (f"{len(rows)} nils, made {made} ({made / max(1, len(rows)):.3f}, 95% CI {lo:.3f}-{hi:.3f}); "
+            f"hand points N-S minus E-W {pts:+.1f}")
+
+
+def compare(a: Path, b: Path) -> None:
+    ra, rb = load(a), load(b)
+    both = sorted(set(ra) & set(rb))
+    print(f"{a}: {summary({k: ra[k] for k in both})}")
+    print(f"{b}: {summary({k: rb[k] for k in both})}")
+    only_a = sum(ra[k]["made"] and not rb[k]["made"] for k in both)
+    only_b = sum(rb[k]["made"] and not ra[k]["made"] for k in both)
+    n = only_a + only_b
+    p = min(1.0, 2 * sum(math.comb(n, i) for i in range(min(only_a, only_b) + 1)) / 2 ** n) if n else 1.0
+    print(f"{len(both)} deals in both: made only in the first {only_a}, only in the second {only_b} "
+          f"(sign test p = {p:.2f})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"))
+    args = ap.parse_args(argv)
+    if args.compare:
+        compare(*args.compare)
+        return 0
+    if args.out is None:
+        ap.error("--out FILE is needed to play (or --compare A B)")
+    done = load(args.out)
+    pimc, heuristic = get_bot("pimc"), get_bot("heuristic")
+    with args.out.open("a") as f:
+        for index in range(args.deals):
+            if index in done:
+                continue
+            done[index] = play(args.seed, index, pimc, heuristic)
+            f.write(json.dumps(done[index]) + "\n")
+            f.flush()
+            print(f"deal {index}: {'made' if done[index]['made'] else 'set'}; {summary(done)}", flush=True)
+    print(summary(done))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
