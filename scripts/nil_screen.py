@@ -26,6 +26,7 @@ from advisor.bids import NIL  # noqa: E402
 from advisor.bots import get_bot  # noqa: E402
 from advisor.bots.heuristic_bid import can_bid_nil  # noqa: E402
 from advisor.cards import Seat, cards_to_mask  # noqa: E402
+from advisor.match import wilson  # noqa: E402
 from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
 from advisor.rules import Rules  # noqa: E402
 from advisor.state import HandState, deal  # noqa: E402
@@ -66,16 +67,6 @@ def play(seed: int, index: int, pimc, heuristic) -> dict:
     nil = next(n for n in ns.nils if n.seat == Seat.N)
     return {"deal": index, "made": bool(nil.made), "bids": [b for b in state.bids],
             "ns_points": ns.hand_points, "ew_points": ew.hand_points, "engine": engine_fingerprint()}
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 def load(path: Path) -> dict[int, dict]:
