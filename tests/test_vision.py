@@ -559,3 +559,17 @@ def test_a_photo_rereads_its_unsure_corners_from_a_tighter_patch():
         assert np.array_equal(rank_p[~unsure], usual[0][~unsure])
         differ += int((np.abs(rank_p - usual[0]).max(1) > 1e-6).sum())
     assert differ > 0
+
+
+def test_an_ultralytics_decoded_output_is_still_read():
+    """A plain ultralytics export (one output: cx, cy, w, h and class scores per anchor) works
+    in place of the shipped head-cut detector."""
+    from vision.detect import decode_output
+
+    out = np.zeros((1, 5, 3), np.float32)
+    out[0, :, 0] = [50, 40, 20, 10, 0.9]  # kept
+    out[0, :, 1] = [10, 10, 4, 4, 0.1]  # under the bar
+    out[0, :, 2] = [100, 80, 8, 16, 0.5]  # kept
+    boxes, scores = decode_output(out, conf=0.2)
+    assert np.allclose(boxes, [[40, 35, 60, 45], [96, 72, 104, 88]])
+    assert np.allclose(scores, [0.9, 0.5])
