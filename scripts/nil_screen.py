@@ -65,7 +65,7 @@ def play(seed: int, index: int, pimc, heuristic) -> dict:
             view.apply(action)
     ns, ew = state.score()
     nil = next(n for n in ns.nils if n.seat == Seat.N)
-    return {"deal": index, "made": bool(nil.made), "bids": [b for b in state.bids],
+    return {"deal": index, "made": bool(nil.made), "bids": list(state.bids),
             "ns_points": ns.hand_points, "ew_points": ew.hand_points, "engine": engine_fingerprint()}
 
 

@@ -340,7 +340,7 @@ def test_cards_in_part_of_a_large_photo_are_looked_at_closer():
 
 @needs_models
 def test_unsure_corners_are_read_again_by_the_second_ensemble():
-    from vision.classify import REREAD_BAND, Classifier
+    from vision.classify import REREAD_BAND, Classifier, best_card
     from vision.detect import Detector
 
     det, both, first = Detector(), Classifier(), Classifier(reread_paths=())
@@ -351,7 +351,7 @@ def test_unsure_corners_are_read_again_by_the_second_ensemble():
         boxes, _ = det(img)
         r1, s1 = first(img, boxes)
         r2, s2 = both(img, boxes)
-        best = (r1[:, :-1, None] * s1[:, None, :]).reshape(len(r1), -1).max(1)
+        best = best_card(r1, s1)
         unsure = (best >= REREAD_BAND[0]) & (best < REREAD_BAND[1])
         assert np.array_equal(r1[~unsure], r2[~unsure]) and np.array_equal(s1[~unsure], s2[~unsure])
         assert np.allclose(r2.sum(1), 1, atol=1e-4) and np.allclose(s2.sum(1), 1, atol=1e-4)
@@ -516,6 +516,7 @@ def test_raw_head_decoding_places_a_box_from_its_cell_and_bins():
 
 @needs_models
 def test_second_member_reads_only_the_corners_the_first_is_unsure_of():
+    from vision.assemble import card_probabilities
     from vision.classify import SURE, Classifier, best_card
     from vision.detect import Detector
 
@@ -532,8 +533,8 @@ def test_second_member_reads_only_the_corners_the_first_is_unsure_of():
         sure = best_card(r1, s1) >= SURE
         assert np.array_equal(rc[sure], r1[sure]) and np.array_equal(sc[sure], s1[sure])
         assert np.allclose(rc[~sure], ra[~sure]) and np.allclose(sc[~sure], sa[~sure])
-        card = lambda r, s: (r[:, :-1, None] * s[:, None, :]).reshape(len(r), -1).argmax(1)  # noqa: E731
-        counts["same card"] += int((card(rc, sc) == card(ra, sa))[sure].sum())
+        same = card_probabilities(rc, sc).argmax(1) == card_probabilities(ra, sa).argmax(1)
+        counts["same card"] += int(same[sure].sum())
         counts["sure"] += int(sure.sum())
         counts["unsure"] += int((~sure).sum())
     assert counts["sure"] > 0 and counts["unsure"] > 0, counts

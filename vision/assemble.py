@@ -18,6 +18,12 @@ import numpy as np
 from .labels import RANK_CLASSES, SUIT_CLASSES
 
 CODES = [r + s for r in RANK_CLASSES[:-1] for s in SUIT_CLASSES]  # row-major over (rank, suit)
+
+
+def card_probabilities(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
+    """N x 52 probabilities of each corner's card, in the order of CODES: P(rank) x P(suit), the
+    ranks that are an index only (the last rank class is "not an index")."""
+    return (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(len(rank_p), -1)
 LINK = 3.2
 MIN_HAND = 4
 # A group where at least this share of cards shows both corners is loose cards, not a fan.
@@ -69,8 +75,7 @@ def assign_cards(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF) 
     n = len(boxes)
     if n == 0:
         return []
-    probs = rank_p[:, :-1, None] * suit_p[:, None, :]  # n x 13 x 4
-    probs = probs.reshape(n, -1)
+    probs = card_probabilities(rank_p, suit_p)
     weight = np.sqrt(np.clip(det_scores, 0, 1))
     order = np.argsort(-(probs.max(1) * weight))
     taken: dict[str, Card] = {}

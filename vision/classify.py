@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import runtime
+from .assemble import card_probabilities
 from .crops import CONTEXT, PATCH, crop_patch, to_tensor
 from .labels import RANK_CLASSES, SUIT_CLASSES
 
@@ -41,7 +42,7 @@ PHOTO_REREAD_CONTEXT = 1.0
 
 def best_card(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
     """The probability of each corner's most likely card (a rank that is an index, times a suit)."""
-    return (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(len(rank_p), -1).max(1)
+    return card_probabilities(rank_p, suit_p).max(1)
 
 
 @dataclass

@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .assemble import CODES, MIN_CONF, build_result
+from .assemble import CODES, MIN_CONF, build_result, card_probabilities
 from .scan import CardDetector
 
 EVAL_SEED_BASE = 900_000  # disjoint from the seeds used for training and validation scenes
@@ -106,7 +106,7 @@ class Tally:
             self.zone_n += 1
             self.zone_ok += truth[code] == found[code]
         if len(rank_p):
-            probs = (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(len(rank_p), -1)
+            probs = card_probabilities(rank_p, suit_p)
             for i, j in pairs.items():
                 guess = "none" if rank_p[i, -1] > 0.5 else CODES[int(np.argmax(probs[i]))]
                 want = gt_corners[j]["card"]

@@ -14,6 +14,7 @@ import numpy as np
 
 from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, build_result
 from .classify import PHOTO_REREAD_CONTEXT, Classifier
+from .crops import CONTEXT
 from .detect import Detector
 from .image_io import load_image
 
@@ -111,8 +112,7 @@ class CardDetector:
     def corners(self, img: np.ndarray):
         """-> boxes, detection scores, rank probabilities, suit probabilities."""
         boxes, scores = self.look_closer(img, *self.detector(img))
-        rank_p, suit_p = (self.classifier(img, boxes, PHOTO_REREAD_CONTEXT) if self.is_photo(img)
-                          else self.classifier(img, boxes))
+        rank_p, suit_p = self.classifier(img, boxes, PHOTO_REREAD_CONTEXT if self.is_photo(img) else CONTEXT)
         return boxes, scores, rank_p, suit_p
 
     def scan(self, img: np.ndarray) -> dict:
