@@ -172,7 +172,10 @@ class HandState:
 
     def legal_mask(self) -> int:
         """Bitmask of the legal cards for the seat to act (its known, unplayed cards)."""
-        held = self.held[self._to_act]
+        return self.legal_for(self.held[self._to_act])
+
+    def legal_for(self, held: int) -> int:
+        """Bitmask of the cards of ``held`` that the seat to act may play now."""
         if self.trick_len:
             follow = held & SUIT_MASKS[self.led_suit]
             return follow if follow else held

@@ -23,8 +23,11 @@ from .knowledge import SPADES, Knowledge, above, beats, cards_in, rank_of, suit_
 
 
 def choose_card(view: HandState) -> Card:
-    k = Knowledge(view)
-    legal = view.legal_mask()
+    return choose_card_for(Knowledge(view), view.legal_mask())
+
+
+def choose_card_for(k: Knowledge, legal: int) -> Card:
+    """The card for the seat described by ``k``, among the ``legal`` ones (a mask)."""
     cards = mask_to_cards(legal)
     if len(cards) == 1:
         return cards[0]

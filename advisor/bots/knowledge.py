@@ -82,6 +82,15 @@ class Knowledge:
         self.us = self._team(self.me)
         self.them = self._team(self.opponents[0])
 
+    def with_hand(self, dealt: int) -> "Knowledge":
+        """The same picture for another hand of the same seat (``dealt``: the 13 cards it was
+        dealt), as when the other players ask what this seat would do with that hand."""
+        other = Knowledge.__new__(Knowledge)
+        other.__dict__.update(self.__dict__)
+        other.hand = dealt & ~self.view.played
+        other.unseen = FULL_DECK & ~self.view.played & ~dealt
+        return other
+
     # ------------------------------------------------------------------ the teams
     def _team(self, seat: int) -> TeamPosition:
         v = self.view

@@ -1,0 +1,144 @@
+"""A paired screen of whole hands: where one North-South player gains or loses points, by kind.
+
+    python scripts/hand_screen.py --ns pimc --deals 300 --seed 1 --out A.jsonl   # play (resumes)
+    python scripts/hand_screen.py --ns heuristic --deals 300 --seed 1 --out B.jsonl
+    python scripts/hand_screen.py --compare A.jsonl B.jsonl                       # by kind, paired
+
+Each deal is random (a random dealer, start scores and bags); North and South are the bot named
+by ``--ns`` (``pimc`` is the engine on the path), East and West the heuristic bot. One JSON line a
+deal: the bids, each seat's tricks and both teams' scores (contract, nils, bags). ``--compare``
+splits the points of the two files' common deals into the teams' contracts, nils and bags (bags
+charged their share of the penalty, 10 under ``piki``, instead of the point they score now) and
+prints the mean difference of each with its standard error, so that the kind of hand where one
+player loses to the other shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from advisor.bids import is_nil  # noqa: E402
+from advisor.bots import get_bot  # noqa: E402
+from advisor.cards import Seat  # noqa: E402
+from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
+from advisor.rules import Rules  # noqa: E402
+from advisor.state import HandState, deal  # noqa: E402
+
+BAG_CHARGE = 10  # points a bag costs in the long run under `piki` (10 bags, 100 points)
+
+
+def screen_deal(seed: int, index: int):
+    """(dealer, hands, points, bags) of the screen's deal ``index``."""
+    rng = random.Random(f"hand-screen:{seed}:{index}")
+    hands = deal(rng)
+    dealer = Seat(rng.randrange(4))
+    points = (rng.randrange(-100, 400, 10), rng.randrange(-100, 400, 10))
+    bags = (rng.randrange(8), rng.randrange(8))
+    return dealer, hands, points, bags
+
+
+def play(seed: int, index: int, ns_bot, heuristic) -> dict:
+    dealer, hands, points, bags = screen_deal(seed, index)
+    for bot in (ns_bot, heuristic):
+        if hasattr(bot, "new_game"):
+            bot.new_game(seed * 100_003 + index)
+    rules = Rules()
+    state = HandState(rules, dealer, hands, points, bags)
+    views = {s: HandState(rules, dealer, {s: hands[s]}, points, bags) for s in hands}
+    while not state.is_done:
+        seat = state.to_act
+        bot = ns_bot if seat in (Seat.N, Seat.S) else heuristic
+        action = bot.act(views[seat].clone())
+        state.apply(action)
+        for view in views.values():
+            view.apply(action)
+    ns, ew = state.score()
+    return {"deal": index, "bids": [int(b) for b in state.bids], "tricks": list(state.tricks),
+            "ns": ns.to_json(), "ew": ew.to_json(), "engine": engine_fingerprint()}
+
+
+def load(path: Path) -> dict[int, dict]:
+    if not path.exists():
+        return {}
+    return {r["deal"]: r for r in map(json.loads, path.read_text().splitlines()) if r}
+
+
+def parts(team: dict) -> dict[str, float]:
+    """A team's hand points split by kind; bags at their long-run cost, not their point."""
+    nil_points = sum(n["points"] for n in team["nils"])
+    # the hand's points before any bag penalty are the contract's, the nils' and a point a bag
+    contract = team["hand_points"] + team["bag_penalty"] - nil_points - team["new_bags"]
+    return {"contract": contract, "nils": nil_points, "bags": -BAG_CHARGE * team["new_bags"]}
+
+
+def kinds(row: dict) -> dict[str, float]:
+    ns, ew = parts(row["ns"]), parts(row["ew"])
+    out = {f"N-S {k}": v for k, v in ns.items()}
+    out.update({f"E-W {k}": v for k, v in ew.items()})
+    out["N-S minus E-W"] = sum(ns.values()) - sum(ew.values())
+    out["N-S set"] = float(row["ns"]["made"] is False)
+    out["E-W set"] = float(row["ew"]["made"] is False)
+    out["N-S nils bid"] = float(len(row["ns"]["nils"]))
+    out["N-S nils made"] = float(sum(n["made"] for n in row["ns"]["nils"]))
+    out["E-W nils bid"] = float(len(row["ew"]["nils"]))
+    out["E-W nils made"] = float(sum(n["made"] for n in row["ew"]["nils"]))
+    out["N-S contract (bid)"] = float(row["ns"]["contract"])
+    return out
+
+
+def compare(a: Path, b: Path) -> None:
+    ra, rb = load(a), load(b)
+    both = sorted(set(ra) & set(rb))
+    n = len(both)
+    print(f"{n} deals in both; mean a deal: first, second, first - second (standard error)")
+    ka = [kinds(ra[k]) for k in both]
+    kb = [kinds(rb[k]) for k in both]
+    for name in ka[0] if ka else []:
+        xa = [r[name] for r in ka]
+        xb = [r[name] for r in kb]
+        d = [x - y for x, y in zip(xa, xb)]
+        mean = sum(d) / n
+        se = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1) / n)
+        print(f"  {name:20s} {sum(xa) / n:8.2f} {sum(xb) / n:8.2f} {mean:+8.2f} ({se:.2f})")
+    same_bids = sum(ra[k]["bids"] == rb[k]["bids"] for k in both)
+    print(f"  same four bids in {same_bids} of {n} deals")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ns", default="pimc", help="the bot at North and South (a registry name)")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--first", type=int, default=0, help="first deal index (to split a run)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"))
+    args = ap.parse_args(argv)
+    if args.compare:
+        compare(*args.compare)
+        return 0
+    if args.out is None:
+        ap.error("--out FILE is needed to play (or --compare A B)")
+    done = load(args.out)
+    ns_bot, heuristic = get_bot(args.ns), get_bot("heuristic")
+    with args.out.open("a") as f:
+        for index in range(args.first, args.first + args.deals):
+            if index in done:
+                continue
+            done[index] = play(args.seed, index, ns_bot, heuristic)
+            f.write(json.dumps(done[index]) + "\n")
+            f.flush()
+            row = done[index]
+            print(f"deal {index}: bids {row['bids']} N-S {row['ns']['hand_points']} "
+                  f"E-W {row['ew']['hand_points']}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
