@@ -44,9 +44,12 @@ def screen_deal(seed: int, index: int):
     return dealer, hands, points, bags
 
 
-def play(seed: int, index: int, ns_bot, heuristic) -> dict:
-    dealer, hands, points, bags = screen_deal(seed, index)
-    for bot in (ns_bot, heuristic):
+def play_out(seed: int, index: int, dealt, ns_bot, ew_bot, forced: dict | None = None) -> HandState:
+    """The hand ``dealt`` ((dealer, hands, points, bags)) played to its end: ``ns_bot`` at North
+    and South, ``ew_bot`` at East and West, each seeing only its own cards; a seat in ``forced``
+    makes that bid whatever its bot would."""
+    dealer, hands, points, bags = dealt
+    for bot in (ns_bot, ew_bot):
         if hasattr(bot, "new_game"):
             bot.new_game(seed * 100_003 + index)
     rules = Rules()
@@ -54,11 +57,19 @@ def play(seed: int, index: int, ns_bot, heuristic) -> dict:
     views = {s: HandState(rules, dealer, {s: hands[s]}, points, bags) for s in hands}
     while not state.is_done:
         seat = state.to_act
-        bot = ns_bot if seat in (Seat.N, Seat.S) else heuristic
-        action = bot.act(views[seat].clone())
+        if forced and seat in forced and state.bids[seat] is None:
+            action = forced[seat]
+        else:
+            bot = ns_bot if seat in (Seat.N, Seat.S) else ew_bot
+            action = bot.act(views[seat].clone())
         state.apply(action)
         for view in views.values():
             view.apply(action)
+    return state
+
+
+def play(seed: int, index: int, ns_bot, heuristic) -> dict:
+    state = play_out(seed, index, screen_deal(seed, index), ns_bot, heuristic)
     ns, ew = state.score()
     return {"deal": index, "bids": [int(b) for b in state.bids], "tricks": list(state.tricks),
             "ns": ns.to_json(), "ew": ew.to_json(), "engine": engine_fingerprint()}

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from advisor.bids import NIL  # noqa: E402
 from advisor.bots import get_bot  # noqa: E402
@@ -28,8 +29,8 @@ from advisor.bots.heuristic_bid import can_bid_nil  # noqa: E402
 from advisor.cards import Seat, cards_to_mask  # noqa: E402
 from advisor.match import wilson  # noqa: E402
 from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
-from advisor.rules import Rules  # noqa: E402
-from advisor.state import HandState, deal  # noqa: E402
+from advisor.state import deal  # noqa: E402
+from hand_screen import load, play_out  # noqa: E402
 
 
 def nil_deal(seed: int, index: int):
@@ -46,33 +47,11 @@ def nil_deal(seed: int, index: int):
 
 
 def play(seed: int, index: int, pimc, heuristic) -> dict:
-    dealer, hands, points, bags = nil_deal(seed, index)
-    for bot in (pimc, heuristic):
-        if hasattr(bot, "new_game"):
-            bot.new_game(seed * 100_003 + index)
-    rules = Rules()
-    state = HandState(rules, dealer, hands, points, bags)
-    views = {s: HandState(rules, dealer, {s: hands[s]}, points, bags) for s in hands}
-    while not state.is_done:
-        seat = state.to_act
-        if seat is Seat.N and state.bids[Seat.N] is None:
-            action = NIL
-        else:
-            bot = pimc if seat in (Seat.N, Seat.S) else heuristic
-            action = bot.act(views[seat].clone())
-        state.apply(action)
-        for view in views.values():
-            view.apply(action)
+    state = play_out(seed, index, nil_deal(seed, index), pimc, heuristic, forced={Seat.N: NIL})
     ns, ew = state.score()
     nil = next(n for n in ns.nils if n.seat == Seat.N)
     return {"deal": index, "made": bool(nil.made), "bids": list(state.bids),
             "ns_points": ns.hand_points, "ew_points": ew.hand_points, "engine": engine_fingerprint()}
-
-
-def load(path: Path) -> dict[int, dict]:
-    if not path.exists():
-        return {}
-    return {r["deal"]: r for r in map(json.loads, path.read_text().splitlines()) if r}
 
 
 def summary(rows: dict[int, dict]) -> str:
