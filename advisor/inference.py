@@ -40,7 +40,7 @@ BID_BIAS = 0.15
 # right against 0.42, rule-based play at every seat), but in play against the rule-based bot the
 # advice did no better (benchmarks/README.md, "Inference from the cards played").
 PLAY_MISMATCH = {"opponent": 1.0, "partner": 1.0}
-MIN_PLAY_WEIGHT = 1e-3  # below this a deal's further plays are not checked (it is drawn rarely)
+MIN_PLAY_WEIGHT = 1e-3  # below this a deal's further plays are not checked (it is rarely drawn)
 
 
 class NoConsistentDeal(ValueError):
@@ -79,6 +79,7 @@ class PlayEvidence:
     seat: int
     card: int
     mismatch: float  # weight factor when the model would have played another card
+
 
 def play_evidence(state: HandState, observer: int) -> list[PlayEvidence]:
     """The plays so far by the seats other than ``observer``, each with the state before it."""
