@@ -168,7 +168,7 @@ def weighted_deals(
     voids = list(state.voids)
     bids = state.bids
     weigh = [s for s in _bidders(state, observer, hide_observer) if need[s] > 0]
-    evidence = [] if hide_observer else [e for e in play_evidence(state, observer) if need[e.seat] > 0]
+    evidence = [e for e in play_evidence(state, observer) if need[e.seat] > 0]
     deals: list[SampledDeal] = []
     weights: list[float] = []
     attempts = 0

@@ -18,13 +18,13 @@ perfectly afterwards), so this screens a change quickly, it does not replace a m
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from advisor import inference  # noqa: E402
 from advisor.bots import get_bot  # noqa: E402
@@ -33,6 +33,7 @@ from advisor.inference import SampledDeal, played_by  # noqa: E402
 from advisor.rules import Rules  # noqa: E402
 from advisor.search import analyse_play, best_move  # noqa: E402
 from advisor.state import HandState, Phase, deal  # noqa: E402
+from hand_screen import append_rows, load as load_rows  # noqa: E402
 
 
 def position(seed: int, index: int):
@@ -84,9 +85,8 @@ def probe(seed: int, index: int, mismatch: dict[str, float], budget: float) -> d
 
 
 def load(path: Path) -> dict[int, dict]:
-    if not path.exists():
-        return {}
-    return {r["position"]: r for r in map(json.loads, path.read_text().splitlines()) if r}
+    """The rows of a probe file, by position."""
+    return load_rows(path, "position")
 
 
 def summary(rows: list[dict]) -> str:
@@ -118,17 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         ap.error("--out FILE is needed to probe (or --summary FILE...)")
     mismatch = {"opponent": args.mismatch[0], "partner": args.mismatch[1]}
-    done = load(args.out)
-    with args.out.open("a") as f:
-        for index in range(args.positions):
-            if index in done:
-                continue
-            row = probe(args.seed, index, mismatch, args.budget)
-            if row is None:
-                continue
-            done[index] = row
-            f.write(json.dumps(row) + "\n")
-            f.flush()
+    done = append_rows(args.out, range(args.positions),
+                       lambda index: probe(args.seed, index, mismatch, args.budget), key="position")
     print(summary(list(done.values())))
     return 0
 

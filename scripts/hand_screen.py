@@ -24,7 +24,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from advisor.bids import is_nil  # noqa: E402
 from advisor.bots import get_bot  # noqa: E402
 from advisor.cards import Seat  # noqa: E402
 from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
@@ -75,10 +74,31 @@ def play(seed: int, index: int, ns_bot, heuristic) -> dict:
             "ns": ns.to_json(), "ew": ew.to_json(), "engine": engine_fingerprint()}
 
 
-def load(path: Path) -> dict[int, dict]:
+def load(path: Path, key: str = "deal") -> dict[int, dict]:
+    """The rows of a screen file (JSON lines), by their ``key``."""
     if not path.exists():
         return {}
-    return {r["deal"]: r for r in map(json.loads, path.read_text().splitlines()) if r}
+    return {r[key]: r for r in map(json.loads, path.read_text().splitlines()) if r}
+
+
+def append_rows(path: Path, indices, make_row, key: str = "deal", report=None) -> dict[int, dict]:
+    """Make the row of each index not yet in the file ``path`` and append it there, so that a run
+    stopped anywhere goes on where it was; ``make_row`` may give None (nothing to keep), and
+    ``report(rows, index)`` says a line of progress. -> every row in the file, by index."""
+    done = load(path, key)
+    with path.open("a") as f:
+        for index in indices:
+            if index in done:
+                continue
+            row = make_row(index)
+            if row is None:
+                continue
+            done[index] = row
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+            if report:
+                print(report(done, index), flush=True)
+    return done
 
 
 def parts(team: dict) -> dict[str, float]:
@@ -136,18 +156,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.out is None:
         ap.error("--out FILE is needed to play (or --compare A B)")
-    done = load(args.out)
     ns_bot, heuristic = get_bot(args.ns), get_bot("heuristic")
-    with args.out.open("a") as f:
-        for index in range(args.first, args.first + args.deals):
-            if index in done:
-                continue
-            done[index] = play(args.seed, index, ns_bot, heuristic)
-            f.write(json.dumps(done[index]) + "\n")
-            f.flush()
-            row = done[index]
-            print(f"deal {index}: bids {row['bids']} N-S {row['ns']['hand_points']} "
-                  f"E-W {row['ew']['hand_points']}", flush=True)
+
+    def report(rows: dict, index: int) -> str:
+        row = rows[index]
+        return f"deal {index}: bids {row['bids']} N-S {row['ns']['hand_points']} E-W {row['ew']['hand_points']}"
+
+    append_rows(args.out, range(args.first, args.first + args.deals),
+                lambda index: play(args.seed, index, ns_bot, heuristic), report=report)
     return 0
 
 

@@ -14,7 +14,6 @@ their nil play and cover on the same deals (the bidding of South may differ with
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import sys
@@ -30,7 +29,7 @@ from advisor.cards import Seat, cards_to_mask  # noqa: E402
 from advisor.match import wilson  # noqa: E402
 from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
 from advisor.state import deal  # noqa: E402
-from hand_screen import load, play_out  # noqa: E402
+from hand_screen import append_rows, load, play_out  # noqa: E402
 
 
 def nil_deal(seed: int, index: int):
@@ -87,16 +86,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.out is None:
         ap.error("--out FILE is needed to play (or --compare A B)")
-    done = load(args.out)
     pimc, heuristic = get_bot("pimc"), get_bot("heuristic")
-    with args.out.open("a") as f:
-        for index in range(args.deals):
-            if index in done:
-                continue
-            done[index] = play(args.seed, index, pimc, heuristic)
-            f.write(json.dumps(done[index]) + "\n")
-            f.flush()
-            print(f"deal {index}: {'made' if done[index]['made'] else 'set'}; {summary(done)}", flush=True)
+    done = append_rows(args.out, range(args.deals), lambda index: play(args.seed, index, pimc, heuristic),
+                       report=lambda rows, i: f"deal {i}: {'made' if rows[i]['made'] else 'set'}; {summary(rows)}")
     print(summary(done))
     return 0
 

@@ -24,6 +24,8 @@ def card_probabilities(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
     """N x 52 probabilities of each corner's card, in the order of CODES: P(rank) x P(suit), the
     ranks that are an index only (the last rank class is "not an index")."""
     return (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(len(rank_p), -1)
+
+
 LINK = 3.2
 MIN_HAND = 4
 # A group where at least this share of cards shows both corners is loose cards, not a fan.
