@@ -13,6 +13,7 @@ crash) forfeits that game: the other side wins it and the reason is listed.
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import random
@@ -24,6 +25,7 @@ from .bots import Bot, BotFailure, get_bot, start_game
 from .cards import SEATS, Card, Seat, Team, cards_to_mask
 from .rules import Rules
 from .state import HandState, Phase, deal
+from .view import full_record
 
 SIDES = ("A", "B")
 
@@ -191,6 +193,9 @@ class GameResult:
     tally: dict[str, SideTally]
     forfeit: Forfeit | None = None
     deals_played: list[tuple[int, tuple[int, int, int, int]]] = field(default_factory=list)
+    # each finished hand: its piki-hand/1 record (every hand shown) and the N-S double-dummy
+    # tricks; kept for ``piki match --hands``, not in checkpoints
+    hand_log: list[dict[str, Any]] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------- one game
@@ -248,6 +253,7 @@ def play_game(config: MatchConfig, deal_set: int, swapped: bool,
     forfeit = None
     capped = False
     played: list[tuple[int, tuple[int, int, int, int]]] = []
+    hand_log: list[dict[str, Any]] = []
     hands = 0
     for i, side in enumerate(SIDES):
         try:
@@ -279,6 +285,9 @@ def play_game(config: MatchConfig, deal_set: int, swapped: bool,
         hands += 1
         scores = state.score()
         dd_ns = dd(state, deal_set, hands - 1) if dd is not None else None
+        hand_log.append({"deal_set": deal_set, "game": 2 if swapped else 1, "hand": hands,
+                         "a_team": "EW" if swapped else "NS", "dd_ns": dd_ns,
+                         "record": full_record(state).to_json()})
         for team in (Team.NS, Team.EW):
             dd_tricks = None if dd_ns is None else (dd_ns if team is Team.NS else 13 - dd_ns)
             tally[_side_of(team, swapped)].add_hand(scores[team], dd_tricks)
@@ -297,7 +306,8 @@ def play_game(config: MatchConfig, deal_set: int, swapped: bool,
         else:
             t.losses += 1
     final = {_side_of(team, swapped): points[team] for team in (Team.NS, Team.EW)}
-    return GameResult(deal_set, swapped, winner, final, hands, capped, tally, forfeit, played)
+    return GameResult(deal_set, swapped, winner, final, hands, capped, tally, forfeit, played,
+                      hand_log)
 
 
 def _bot_seed(seed: int, deal_set: int, swapped: bool, side: int) -> int:
@@ -416,6 +426,16 @@ class MatchResult:
         return out
 
 
+def append_hands(path, pair: list[GameResult]) -> None:
+    """Append the hands of ``pair`` to ``path``, one JSON object a line: ``deal_set``, ``game``
+    (1: side A at N-S, 2: at E-W), ``hand`` (from 0), ``a_team``, ``dd_ns`` (N-S double-dummy
+    tricks from the first lead, with ``--dd``) and ``record`` (``piki-hand/1``, every hand shown)."""
+    with open(path, "a", encoding="utf-8") as f:
+        for game in pair:
+            for row in game.hand_log:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
 def _preset(name: str) -> Rules | None:
     from .rules import PRESETS
     return PRESETS.get(name)
@@ -423,11 +443,13 @@ def _preset(name: str) -> Rules | None:
 
 def run_match(config: MatchConfig, jobs: int = 1,
               progress: Callable[[int, int, float], None] | None = None,
-              checkpoint=None) -> MatchResult:
+              checkpoint=None,
+              on_games: Callable[[list[GameResult]], None] | None = None) -> MatchResult:
     """Play every game of the match; ``progress(done, total, seconds)`` after each game.
 
     ``checkpoint`` (a :class:`~advisor.match_checkpoint.Checkpoint`): its finished deal sets are
-    not played again, and each deal set finished here is added to it at once."""
+    not played again, and each deal set finished here is added to it at once. ``on_games(pair)``
+    is called with the two games of each deal set played here, as soon as they end."""
     skip = checkpoint.done_sets if checkpoint is not None else set()
     results: list[GameResult] = checkpoint.finished(config.deal_sets) if checkpoint is not None else []
     tasks = [(config, s) for s in range(config.deal_sets) if s not in skip]
@@ -441,6 +463,8 @@ def run_match(config: MatchConfig, jobs: int = 1,
         results.extend(pair)
         if checkpoint is not None:
             checkpoint.add(pair)
+        if on_games is not None:
+            on_games(pair)
         if progress:
             progress(len(results), total, time.perf_counter() - start)
 
@@ -466,4 +490,4 @@ def run_match(config: MatchConfig, jobs: int = 1,
 
 
 __all__ = ["BotSpec", "MatchConfig", "DealSet", "SideTally", "GameResult", "Forfeit", "MatchResult",
-           "play_game", "play_hand", "run_game", "run_match", "wilson"]
+           "play_game", "play_hand", "run_game", "run_match", "wilson", "append_hands"]

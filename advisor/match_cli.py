@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from .bots import BOTS, BotUnavailable
-from .match import BotSpec, MatchConfig, MatchResult, run_match
+from .match import BotSpec, MatchConfig, MatchResult, append_hands, run_match
 from .rules import Rules, RulesError
 
 
@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--checkpoint", default=None, metavar="FILE",
                    help="keep finished deal sets in FILE and skip those already there, so a long "
                         "match can stop and go on later (same bots, seed, rules and advisor code)")
+    p.add_argument("--hands", default=None, metavar="FILE",
+                   help="append every hand played in this run to FILE (JSON lines, each with its "
+                        "piki-hand/1 record, all cards shown), e.g. to review it with piki review")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--list-bots", action="store_true", help="print the bot names and exit")
@@ -200,12 +203,23 @@ def main(argv: list[str]) -> int:
         except CheckpointError as e:
             print(f"piki match: --checkpoint: {e}", file=sys.stderr)
             return 2
+    if args.hands is not None:
+        try:
+            open(args.hands, "a", encoding="utf-8").close()
+        except OSError as e:
+            print(f"piki match: --hands: cannot write {args.hands}: {e.strerror}", file=sys.stderr)
+            return 2
     resumed = 0 if checkpoint is None else len(checkpoint.finished(config.deal_sets))
     progress = None if args.quiet else ProgressBar(resumed=resumed)
     if progress is not None and resumed:
         print(f"piki match: {resumed} games read from {args.checkpoint}", file=sys.stderr)
     try:
-        result = run_match(config, jobs=args.jobs, progress=progress, checkpoint=checkpoint)
+        on_games = None
+        if args.hands is not None:
+            def on_games(pair, path=args.hands):
+                append_hands(path, pair)
+        result = run_match(config, jobs=args.jobs, progress=progress, checkpoint=checkpoint,
+                           on_games=on_games)
     except ImportError as e:  # --dd without the solver
         print(f"piki match: {e}", file=sys.stderr)
         return 2

@@ -12,6 +12,14 @@ from .state import HandState
 
 def seat_record(state: HandState, seat: Seat, rules_spec=None) -> HandRecord:
     """A ``piki-hand/1`` record of ``state`` that shows only ``seat``'s cards (played ones too)."""
+    record = full_record(state, rules_spec)
+    record.hands = {seat: record.hands.get(seat, [])}
+    record.seat = seat
+    return record
+
+
+def full_record(state: HandState, rules_spec=None) -> HandRecord:
+    """A ``piki-hand/1`` record of ``state`` with every hand it knows (played cards too)."""
     bids = {Seat(s): b for s, b in enumerate(state.bids) if b is not None}
     return HandRecord(
         rules=state.rules,
@@ -19,10 +27,9 @@ def seat_record(state: HandState, seat: Seat, rules_spec=None) -> HandRecord:
         dealer=state.dealer,
         score_before=state.points_before,
         bags_before=state.bags_before,
-        hands={seat: mask_to_cards(state.known[seat])},
+        hands={Seat(s): mask_to_cards(m) for s, m in enumerate(state.known) if m},
         bids=bids,
         plays=list(state.plays),
-        seat=seat,
     )
 
 

@@ -289,3 +289,36 @@ def test_checkpoint_of_another_match_or_engine_is_refused(tmp_path, capsys):
     damaged.write_text("\n".join([head, "{oops", second]) + "\n")
     code, _, err = _cli_figures(capsys, 4, damaged)
     assert code == 2 and "line 2 is damaged" in err
+
+
+# ---------------------------------------------------------------- hand log
+def test_hands_file_holds_every_hand_as_a_replayable_record(tmp_path, capsys):
+    from advisor.record import HandRecord, replay
+
+    path = tmp_path / "hands.jsonl"
+    code = main(["--a", "heuristic", "--b", "random", "--games", "4", "--seed", "3",
+                 "--jobs", "2", "--json", "--quiet", "--dd", "--hands", str(path)])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(rows) == data["hands"]
+    assert {(r["deal_set"], r["game"]) for r in rows} == {(s, g) for s in (0, 1) for g in (1, 2)}
+    points = {"A": 0, "B": 0}
+    for row in rows:
+        state = replay(HandRecord.from_json(row["record"]))
+        assert state.is_done and len(row["record"]["plays"]) == 52
+        assert 0 <= row["dd_ns"] <= 13
+        a = 0 if row["a_team"] == "NS" else 1
+        ns, ew = state.score()
+        points["A"] += (ns, ew)[a].hand_points
+        points["B"] += (ns, ew)[1 - a].hand_points
+    # the records are the hands the figures were taken from
+    assert points["A"] == round(data["a"]["points_per_hand"] * data["hands"])
+    assert points["B"] == round(data["b"]["points_per_hand"] * data["hands"])
+
+
+def test_hands_file_that_cannot_be_written_is_a_clear_error(tmp_path, capsys):
+    code = main(["--games", "2", "--quiet", "--hands", str(tmp_path / "no" / "such" / "f")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--hands: cannot write" in err and err.count("\n") == 1
