@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import sys
+from functools import partial
 from typing import Any
 
 from .bots import BOTS, BotUnavailable
@@ -214,10 +215,7 @@ def main(argv: list[str]) -> int:
     if progress is not None and resumed:
         print(f"piki match: {resumed} games read from {args.checkpoint}", file=sys.stderr)
     try:
-        on_games = None
-        if args.hands is not None:
-            def on_games(pair, path=args.hands):
-                append_hands(path, pair)
+        on_games = None if args.hands is None else partial(append_hands, args.hands)
         result = run_match(config, jobs=args.jobs, progress=progress, checkpoint=checkpoint,
                            on_games=on_games)
     except ImportError as e:  # --dd without the solver

@@ -28,7 +28,6 @@ import argparse
 import itertools
 import json
 import os
-import random
 import sys
 import time
 from pathlib import Path

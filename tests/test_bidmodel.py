@@ -14,7 +14,6 @@ from advisor.rules import Rules
 from advisor.search import bid_evaluations, bid_samples
 from advisor.solver import solve
 from advisor.state import HandState, deal
-from advisor.view import seat_view
 
 
 def _mask(text: str) -> int:

@@ -1,15 +1,12 @@
 """scripts/decision_probe.py: positions repeat for a seed, and both cards are judged on the true deal."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import advisor.inference as inference
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "decision_probe.py"
-spec = importlib.util.spec_from_file_location("decision_probe", SCRIPT)
-decision_probe = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(decision_probe)
+from script_loader import load_script
+
+decision_probe = load_script("scripts/decision_probe.py")
 
 
 def test_positions_repeat_for_a_seed_and_the_seat_to_act_has_a_choice():

@@ -1,18 +1,15 @@
 """scripts/hand_screen.py: the same deals for a seed, played out, and split by kind of points."""
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 from advisor.bots import get_bot
 from advisor.rules import Rules
 from advisor.scoring import score_hand
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "hand_screen.py"
-spec = importlib.util.spec_from_file_location("hand_screen", SCRIPT)
-hand_screen = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(hand_screen)
+from script_loader import load_script
+
+hand_screen = load_script("scripts/hand_screen.py")
 
 
 def test_screen_deals_repeat_for_a_seed():

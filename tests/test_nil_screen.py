@@ -1,18 +1,15 @@
 """scripts/nil_screen.py: the forced-nil deals are fit for nil, the same for a seed, and played out."""
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 from advisor.bots import get_bot
 from advisor.bots.heuristic_bid import can_bid_nil
 from advisor.cards import Seat, cards_to_mask
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "nil_screen.py"
-spec = importlib.util.spec_from_file_location("nil_screen", SCRIPT)
-nil_screen = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(nil_screen)
+from script_loader import load_script
+
+nil_screen = load_script("scripts/nil_screen.py")
 
 
 def test_screen_deals_are_fit_for_nil_and_repeatable():

@@ -75,12 +75,9 @@ def test_every_design_index_box_holds_rank_and_whole_pip():
 
 
 def test_sheet_grid_cells_found_apart_and_touching():
-    import importlib.util
+    from script_loader import load_script
 
-    path = Path(__file__).resolve().parents[1] / "datasets" / "artwork" / "build_decks.py"
-    spec = importlib.util.spec_from_file_location("build_decks", path)
-    build_decks = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_decks)
+    build_decks = load_script("datasets/artwork/build_decks.py")
     _grid_cells = build_decks._grid_cells
 
     sheet = np.zeros((3 * 60 + 40, 4 * 40 + 50), np.uint8)
