@@ -52,25 +52,32 @@ def bags_only_at_stake(state: HandState, team: int) -> bool:
 
 # Card play charges the acting team's overtricks their share of the bag penalty (see hand_value)
 # once only the bags are at stake (bags_only_at_stake): a trick ducked then costs nothing else.
-# Earlier, plain hand points: ducking while a contract or a nil can still turn is what gets sets
-# when the rest of the play is not double dummy (see hand_value).
+# Earlier, a bag counts its one point (play_value): ducking while a contract or a nil can still
+# turn is what gets sets when the rest of the play is not double dummy.
 BAGS_AFTER_CONTRACT = True
 
 
 def hand_value(rules, score) -> float:
-    """A team's hand points with every overtrick charged its share of the bag penalty.
+    """A team's hand points with every bag charged its long-run share of the penalty.
 
-    A bag that does not reach the limit this hand still brings the next penalty closer, so it
-    costs penalty / limit points in the long run (10 under the usual rules); a hand that reaches
-    the limit already pays the penalty in its points. Used for bids; card play counts plain hand
-    points until only the bags are at stake (BAGS_AFTER_CONTRACT), because ducking to the exact
-    double-dummy contract gets sets in real play (measured: a bag-charged play objective from the
-    first card lost about 18 points a hand more against the heuristic bot).
-    """
+    Bags carry over past the limit, so each one brings the next penalty a step closer and costs
+    penalty / limit points (10 under the usual rules) whether or not this hand reaches the limit:
+    the penalty a hand pays is added back and its bags charged instead. Charging the whole penalty
+    to the hand that crosses the limit made a team with 8-9 bags duck overtricks at any cost and
+    linger there, set in about a third of its contracts (see benchmarks/README.md, "Sets at the bag
+    limit"). The end of the game, where the real score counts, is judged by the win chance."""
     bag = rules.bags
-    if bag is None or score.bag_penalty:
+    if bag is None:
         return float(score.hand_points)
-    return score.hand_points - score.new_bags * bag.penalty / bag.limit
+    return score.hand_points + score.bag_penalty - score.new_bags * bag.penalty / bag.limit
+
+
+def play_value(score) -> float:
+    """A team's hand points for card play before only the bags are at stake: a bag counts its
+    point, and the limit's penalty is not charged to this hand (see hand_value). Charging bags
+    from the first card lost about 18 points a hand against the heuristic bot: ducking to the
+    exact double-dummy contract gets sets in real play."""
+    return float(score.hand_points + score.bag_penalty)
 
 
 def seat_mask(seat: int) -> int:
@@ -303,7 +310,10 @@ def analyse_play(
                                 state.points_before, state.bags_before)
             mine, theirs = (ns, ew) if team == 0 else (ew, ns)
             st.tricks += tricks[team] + tricks[team + 2]
-            st.points += (hand_value(state.rules, mine) if charge_bags else mine.hand_points) - theirs.hand_points
+            if charge_bags:
+                st.points += hand_value(state.rules, mine) - hand_value(state.rules, theirs)
+            else:
+                st.points += play_value(mine) - play_value(theirs)
             st.our_points += mine.hand_points
             finals[-1].append((mine.points, theirs.points))
             for s, v in nil_more.items():
@@ -558,8 +568,8 @@ def bid_evaluations(state: HandState, model: BidModel,
     """(expected hand value, chance to win the game) of each candidate bid.
 
     The chance (:mod:`advisor.gamevalue`) takes the team's score after the hand, bags charged as
-    in :func:`hand_value` unless the hand reaches the goal, against the opponents' score plus an
-    ordinary hand of theirs."""
+    in :func:`hand_value` (their long-run share, not the penalty of a limit reached) unless the
+    hand reaches the goal, against the opponents' score plus an ordinary hand of theirs."""
     bids = candidate_bids(state) if bids is None else bids
     table = win_table(state.rules)
     team = state._to_act & 1

@@ -200,9 +200,13 @@ def test_overtricks_cost_their_bag_share_once_only_bags_are_at_stake():
                 finally:
                     search.BAGS_AFTER_CONTRACT = True
                 contract = st.bids[team] + st.bids[team + 2]
+                theirs = st.bids[1 - team] + st.bids[3 - team]
                 for card, m in plain.items():
-                    # each overtrick: +1 point now, -10 later (a tenth of the 100-point penalty)
-                    assert m.points - charged[card].points == pytest.approx(10 * (m.tricks - contract))
+                    # each overtrick: +1 point now, -10 later (a tenth of the 100-point penalty),
+                    # the opponents' too once their contract is made
+                    their_over = max(0, 13 - m.tricks - theirs)
+                    assert m.points - charged[card].points == pytest.approx(
+                        10 * (m.tricks - contract) - 10 * their_over)
                 best_plain = max(plain.values(), key=lambda m: m.points)
                 best_charged = max(charged.values(), key=lambda m: m.points)
                 if best_charged.tricks < best_plain.tricks:
@@ -328,3 +332,20 @@ def test_the_nil_window_grows_with_the_nils_stake():
     # an opponent's nil does not widen our window
     assert _nil_window(st2, PlayAnalysis(seat=1, moves=[], samples=0, elapsed=0.0, nils=[0, 1])) \
         == NIL_TIE_POINTS
+
+
+def test_a_bag_costs_its_long_run_share_whatever_the_bag_count():
+    from advisor.scoring import score_hand
+    from advisor.search import hand_value, play_value
+
+    rules = Rules()
+    for bags in range(10):
+        for tricks in range(4, 10):
+            ns, _ = score_hand(rules, (3, 2, 3, 2), (tricks, 3, 0, 13 - tricks - 3), (100, 100),
+                               (bags, 0))
+            made = tricks >= 6
+            over = max(0, tricks - 6)
+            assert ns.bag_penalty == (100 if made and bags + over >= 10 else 0)
+            # the penalty of a limit reached is not this hand's: every bag costs 10 instead
+            assert hand_value(rules, ns) == (60 + over - 10 * over if made else -60)
+            assert play_value(ns) == (60 + over if made else -60)
