@@ -46,7 +46,7 @@ def screen_deal(seed: int, index: int):
 def play_out(seed: int, index: int, dealt, ns_bot, ew_bot, forced: dict | None = None) -> HandState:
     """The hand ``dealt`` ((dealer, hands, points, bags)) played to its end: ``ns_bot`` at North
     and South, ``ew_bot`` at East and West, each seeing only its own cards; a seat in ``forced``
-    makes that bid whatever its bot would."""
+    makes that bid whatever its bot would (or the bid a callable there gives for the seat's view)."""
     dealer, hands, points, bags = dealt
     for bot in (ns_bot, ew_bot):
         if hasattr(bot, "new_game"):
@@ -58,6 +58,8 @@ def play_out(seed: int, index: int, dealt, ns_bot, ew_bot, forced: dict | None =
         seat = state.to_act
         if forced and seat in forced and state.bids[seat] is None:
             action = forced[seat]
+            if callable(action):
+                action = action(views[seat].clone())
         else:
             bot = ns_bot if seat in (Seat.N, Seat.S) else ew_bot
             action = bot.act(views[seat].clone())

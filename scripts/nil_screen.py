@@ -2,6 +2,8 @@
 
     python scripts/nil_screen.py --deals 100 --seed 1 --out FILE.jsonl   # play (resumes FILE)
     python scripts/nil_screen.py --compare A.jsonl B.jsonl               # two engines, paired
+    python scripts/nil_screen.py --north no-nil --out FILE.jsonl          # the same deals, no nil
+    python scripts/nil_screen.py --choice NIL.jsonl NO_NIL.jsonl          # nil or not, by its odds
 
 Each deal is random (a random dealer and start score) among those where North's hand is fit for
 nil by the trick-counting rules (``can_bid_nil``). North bids nil whatever its advice; South
@@ -9,6 +11,10 @@ bids and both play with the ``pimc`` bot of the engine on the path; East and Wes
 heuristic bot. One JSON line a deal: whether the nil made, the hand points of both teams, and
 the engine's fingerprint. Run it from two checkouts (worktrees) on the same seed to compare
 their nil play and cover on the same deals (the bidding of South may differ with the engine).
+
+With ``--north no-nil`` North bids what the engine advises with the nil ruled out, and
+``--choice`` pairs such a file with a nil file of the same seed: what the nil gained or lost
+against the other bid, by the chance the advice gave the nil (``nil_p``, kept in both files).
 """
 
 from __future__ import annotations
@@ -22,12 +28,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from advisor import advice  # noqa: E402
+from advisor.advice import analyse_bid  # noqa: E402
 from advisor.bids import NIL  # noqa: E402
 from advisor.bots import get_bot  # noqa: E402
 from advisor.bots.heuristic_bid import can_bid_nil  # noqa: E402
 from advisor.cards import Seat, cards_to_mask  # noqa: E402
 from advisor.match import wilson  # noqa: E402
 from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
+from advisor.search import hand_value  # noqa: E402
 from advisor.state import deal  # noqa: E402
 from hand_screen import append_rows, load, play_out  # noqa: E402
 
@@ -45,12 +54,35 @@ def nil_deal(seed: int, index: int):
     return dealer, hands, points, bags
 
 
-def play(seed: int, index: int, pimc, heuristic) -> dict:
-    state = play_out(seed, index, nil_deal(seed, index), pimc, heuristic, forced={Seat.N: NIL})
+def north_bid(view, nil: bool, seen: dict) -> int:
+    """North's bid: nil, or the advice's bid with the nil ruled out; the advice's nil chance is
+    kept in ``seen``."""
+    seen["nil_p"] = analyse_bid(view, seed=0)["nil_probability"]
+    if nil:
+        return NIL
+    keep = advice.NIL_MIN_PROBABILITY, advice.RULE_NIL_MIN_PROBABILITY
+    advice.NIL_MIN_PROBABILITY = advice.RULE_NIL_MIN_PROBABILITY = 2.0  # no nil can pass
+    try:
+        advised = analyse_bid(view, seed=0)
+    finally:
+        advice.NIL_MIN_PROBABILITY, advice.RULE_NIL_MIN_PROBABILITY = keep
+    if advised["bid"] != "blind_nil":
+        return int(advised["bid"])
+    # a blind nil comes from the score alone: take the best bid of tricks instead
+    tricks = [c for c in advised["candidates"] if isinstance(c["bid"], int) and c["bid"] > 0]
+    return max(tricks, key=lambda c: c["expected_points"])["bid"]
+
+
+def play(seed: int, index: int, pimc, heuristic, nil: bool = True) -> dict:
+    seen: dict = {}
+    state = play_out(seed, index, nil_deal(seed, index), pimc, heuristic,
+                     forced={Seat.N: lambda view: north_bid(view, nil, seen)})
     ns, ew = state.score()
-    nil = next(n for n in ns.nils if n.seat == Seat.N)
-    return {"deal": index, "made": bool(nil.made), "bids": list(state.bids),
-            "ns_points": ns.hand_points, "ew_points": ew.hand_points, "engine": engine_fingerprint()}
+    nils = [n for n in ns.nils if n.seat == Seat.N]
+    return {"deal": index, "made": bool(nils[0].made) if nils else None, "bids": list(state.bids),
+            "nil_p": seen["nil_p"], "ns_points": ns.hand_points, "ew_points": ew.hand_points,
+            "ns_value": hand_value(state.rules, ns), "ew_value": hand_value(state.rules, ew),
+            "engine": engine_fingerprint()}
 
 
 def summary(rows: dict[int, dict]) -> str:
@@ -74,22 +106,53 @@ def compare(a: Path, b: Path) -> None:
           f"(sign test p = {p:.2f})")
 
 
+def choice(nil_file: Path, other_file: Path) -> None:
+    """Nil against the other bid on the same deals, by the nil chance the advice gave: N-S minus
+    E-W hand value (bags at their long-run cost) with the nil less without it."""
+    a, b = load(nil_file), load(other_file)
+    both = sorted(k for k in set(a) & set(b) if "nil_p" in a[k])
+    bands = [(0.0, 0.5), (0.5, 0.55), (0.55, 0.6), (0.6, 0.65), (0.65, 0.7), (0.7, 0.8), (0.8, 1.01)]
+    print(f"{len(both)} deals in both; nil less the other bid, N-S minus E-W a deal")
+    print(f"{'nil chance':<12}{'deals':>6}{'nils made':>10}{'gain':>8}{'se':>6}")
+    for lo, hi in bands:
+        keys = [k for k in both if lo <= a[k]["nil_p"] < hi]
+        if not keys:
+            continue
+        gains = [(a[k]["ns_value"] - a[k]["ew_value"]) - (b[k]["ns_value"] - b[k]["ew_value"])
+                 for k in keys]
+        mean = sum(gains) / len(gains)
+        sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, len(gains) - 1))
+        made = sum(a[k]["made"] for k in keys) / len(keys)
+        print(f"{lo:.2f}-{min(hi, 1.0):.2f}   {len(keys):>6}{made:>10.2f}{mean:>+8.1f}"
+              f"{sd / math.sqrt(len(keys)):>6.1f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--north", choices=("nil", "no-nil"), default="nil",
+                    help="North bids nil (default), or the advice's bid with the nil ruled out")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"))
+    ap.add_argument("--choice", type=Path, nargs=2, metavar=("NIL", "NO_NIL"))
     args = ap.parse_args(argv)
     if args.compare:
         compare(*args.compare)
         return 0
+    if args.choice:
+        choice(*args.choice)
+        return 0
     if args.out is None:
         ap.error("--out FILE is needed to play (or --compare A B)")
     pimc, heuristic = get_bot("pimc"), get_bot("heuristic")
-    done = append_rows(args.out, range(args.deals), lambda index: play(args.seed, index, pimc, heuristic),
-                       report=lambda rows, i: f"deal {i}: {'made' if rows[i]['made'] else 'set'}; {summary(rows)}")
-    print(summary(done))
+    nil = args.north == "nil"
+    done = append_rows(args.out, range(args.deals),
+                       lambda index: play(args.seed, index, pimc, heuristic, nil),
+                       report=lambda rows, i: f"deal {i}: bids {rows[i]['bids']}"
+                                              + (f"; {summary(rows)}" if nil else ""))
+    if nil:
+        print(summary(done))
     return 0
 
 

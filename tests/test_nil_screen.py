@@ -31,3 +31,27 @@ def test_screen_plays_north_nil_and_resumes_its_file(tmp_path):
     out.write_text(json.dumps(row) + "\n")
     assert nil_screen.load(out) == {0: row}
     assert "1 nils" in nil_screen.summary({0: row})
+
+
+def test_the_no_nil_screen_bids_tricks_and_pairs_with_the_nil_one(tmp_path, capsys):
+    heuristic = get_bot("heuristic")
+    nil_rows, other_rows = {}, {}
+    for index in range(2):
+        nil_rows[index] = nil_screen.play(7, index, heuristic, heuristic, nil=True)
+        other_rows[index] = nil_screen.play(7, index, heuristic, heuristic, nil=False)
+        assert other_rows[index]["bids"][Seat.N] > 0 and other_rows[index]["made"] is None
+        # the same deal, so about the same chance for North's nil (the advice runs on a budget)
+        assert abs(other_rows[index]["nil_p"] - nil_rows[index]["nil_p"]) < 0.1
+        assert 0 <= nil_rows[index]["nil_p"] <= 1
+    files = []
+    for name, rows in (("nil", nil_rows), ("other", other_rows)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows.values()))
+        files.append(path)
+    nil_screen.choice(*files)
+    out = capsys.readouterr().out
+    assert out.startswith("2 deals in both")
+    gains = [(nil_rows[i]["ns_value"] - nil_rows[i]["ew_value"])
+             - (other_rows[i]["ns_value"] - other_rows[i]["ew_value"]) for i in range(2)]
+    # one line per band that holds a deal, its mean gain as printed
+    assert sum(f"{g:+.1f}" in out for g in gains) >= 1
