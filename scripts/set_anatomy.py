@@ -17,6 +17,7 @@ the opponents were near the goal, and whether the team's seats bid first and thi
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 from collections import Counter, defaultdict
@@ -117,11 +118,13 @@ def report(rows: list[dict], side: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("hands", type=Path, help="a piki match --hands file (with --dd)")
+    p.add_argument("hands", type=Path, help="a piki match --hands file (with --dd; .gz too)")
     p.add_argument("--side", choices=("A", "B"), action="append",
                    help="the side to report (default both)")
     args = p.parse_args(argv)
-    rows = [json.loads(line) for line in args.hands.read_text().splitlines() if line.strip()]
+    opener = gzip.open if args.hands.suffix == ".gz" else open
+    with opener(args.hands, "rt", encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
     for side in args.side or ["A", "B"]:
         print(report(rows, side))
         print()
