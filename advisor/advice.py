@@ -141,7 +141,7 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
             reasons.append(("nil_best", {"pct": 100 * nil_p}))
         elif nil_p >= 0.2:
             reasons.append(("nil_chance", {"pct": 100 * nil_p, "points": nil_row["expected_points"]}))
-        _bag_reason(state, team, reasons)
+        _bag_reason(state, team, reasons, bidding=True)
     return {
         "seat": "NESW"[seat],
         "bid": recommend,
@@ -156,14 +156,15 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
     }
 
 
-def _bag_reason(state: HandState, team: int, reasons: list) -> None:
+def _bag_reason(state: HandState, team: int, reasons: list, bidding: bool = False) -> None:
     bag_rule = state.rules.bags
     if bag_rule is None:
         return
     bags = state.bags_before[team]
     if bag_rule.limit - bags <= 3:
-        reasons.append(("bags_near", {"bags": bags, "left": bag_rule.limit - bags,
-                                      "penalty": bag_rule.penalty}))
+        reasons.append(("bags_near_bid" if bidding else "bags_near",
+                        {"bags": bags, "left": bag_rule.limit - bags, "penalty": bag_rule.penalty,
+                         "share": bag_rule.penalty / bag_rule.limit}))
 
 
 # --------------------------------------------------------------------- play

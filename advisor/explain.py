@@ -26,6 +26,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "attack_nil": "{seat} bid nil: try to make them take a trick (their nil survives {pct:.0f}%"
                       " after {card}).",
         "bags_near": "Your team has {bags} bags: avoid overtricks, {left} more cost {penalty} points.",
+        "bags_near_bid": "Your team has {bags} bags ({left} more cost {penalty} points), but a bag"
+                         " costs about {share:.0f} points in the long run wherever the limit falls:"
+                         " the bid is not raised to dodge them, which would risk the contract.",
         "contract_need": "Your team needs {need} more trick(s) for its contract of {contract}.",
         "contract_made": "Your team's contract of {contract} is already made.",
         "set_them": "The opponents need {need} more trick(s) for {contract}: stopping them is worth"
@@ -76,6 +79,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "attack_nil": "{seat} zgłosił nil: spróbuj zmusić go do wzięcia lewy (jego nil przetrwa w"
                       " {pct:.0f}% po {card}).",
         "bags_near": "Twoja para ma {bags} worków: unikaj nadróbek, jeszcze {left} kosztuje {penalty} pkt.",
+        "bags_near_bid": "Twoja para ma {bags} worków (jeszcze {left} kosztuje {penalty} pkt), ale"
+                         " worek kosztuje na dłuższą metę około {share:.0f} pkt, gdziekolwiek wypadnie"
+                         " limit: odzywki nie podnosimy, żeby ich uniknąć, bo to naraża kontrakt.",
         "contract_need": "Twojej parze brakuje {need} lew do kontraktu {contract}.",
         "contract_made": "Kontrakt twojej pary ({contract}) jest już zrobiony.",
         "set_them": "Przeciwnikom brakuje {need} lew do kontraktu {contract}: powstrzymanie ich jest"

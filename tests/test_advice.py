@@ -349,3 +349,19 @@ def test_a_bag_costs_its_long_run_share_whatever_the_bag_count():
             # the penalty of a limit reached is not this hand's: every bag costs 10 instead
             assert hand_value(rules, ns) == (60 + over - 10 * over if made else -60)
             assert play_value(ns) == (60 + over if made else -60)
+
+
+def test_bid_advice_near_the_bag_limit_says_how_bags_are_counted():
+    hands = deal(random.Random(4))
+    rec = HandRecord.from_json({
+        "dealer": "N", "hands": {"N": [str(c) for c in hands[Seat.N]]},
+        "bags_before": {"NS": 9, "EW": 0}, "score_before": {"NS": 100, "EW": 100},
+    })
+    assert replay(rec).to_act == Seat.N
+    for lang, words in (("en", ("9 bags", "about 10 points in the long run")),
+                        ("pl", ("9 worków", "około 10 pkt"))):
+        text = bid_json(rec, time_budget=0.3, seed=1, lang=lang)["explanation"]
+        assert all(w in text for w in words), text
+    # far from the limit it is not said
+    rec.bags_before = (2, 0)
+    assert "bags" not in bid_json(rec, time_budget=0.3, seed=1)["explanation"]
