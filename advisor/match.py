@@ -13,7 +13,6 @@ crash) forfeits that game: the other side wins it and the reason is listed.
 
 from __future__ import annotations
 
-import json
 import math
 import multiprocessing
 import random
@@ -193,8 +192,8 @@ class GameResult:
     tally: dict[str, SideTally]
     forfeit: Forfeit | None = None
     deals_played: list[tuple[int, tuple[int, int, int, int]]] = field(default_factory=list)
-    # each finished hand: its piki-hand/1 record (every hand shown) and the N-S double-dummy
-    # tricks; kept for ``piki match --hands``, not in checkpoints
+    # each finished hand (numbered from 1, as in forfeits): its piki-hand/1 record, every hand
+    # shown, and the N-S double-dummy tricks; for ``piki match --hands``, not in checkpoints
     hand_log: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -426,16 +425,6 @@ class MatchResult:
         return out
 
 
-def append_hands(path, pair: list[GameResult]) -> None:
-    """Append the hands of ``pair`` to ``path``, one JSON object a line: ``deal_set``, ``game``
-    (1: side A at N-S, 2: at E-W), ``hand`` (from 0), ``a_team``, ``dd_ns`` (N-S double-dummy
-    tricks from the first lead, with ``--dd``) and ``record`` (``piki-hand/1``, every hand shown)."""
-    with open(path, "a", encoding="utf-8") as f:
-        for game in pair:
-            for row in game.hand_log:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
 def _preset(name: str) -> Rules | None:
     from .rules import PRESETS
     return PRESETS.get(name)
@@ -490,4 +479,4 @@ def run_match(config: MatchConfig, jobs: int = 1,
 
 
 __all__ = ["BotSpec", "MatchConfig", "DealSet", "SideTally", "GameResult", "Forfeit", "MatchResult",
-           "play_game", "play_hand", "run_game", "run_match", "wilson", "append_hands"]
+           "play_game", "play_hand", "run_game", "run_match", "wilson"]

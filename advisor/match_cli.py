@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from .bots import BOTS, BotUnavailable
-from .match import BotSpec, MatchConfig, MatchResult, append_hands, run_match
+from .match import BotSpec, GameResult, MatchConfig, MatchResult, run_match
 from .rules import Rules, RulesError
 
 
@@ -118,6 +118,16 @@ def _config(args: argparse.Namespace) -> MatchConfig:
             spec.build()  # fail now, with a clear message, when a bot cannot be built
     return MatchConfig(a=a, b=b, deal_sets=(args.games + 1) // 2, seed=args.seed,
                        rules=_rules(args.rules), max_hands=args.max_hands, dd=args.dd)
+
+
+def append_hands(path, pair: list[GameResult]) -> None:
+    """Append the hands of ``pair`` to ``path``, one JSON object a line: ``deal_set``, ``game``
+    (1: side A at N-S, 2: at E-W), ``hand`` (from 1), ``a_team``, ``dd_ns`` (N-S double-dummy
+    tricks from the first lead, with ``--dd``) and ``record`` (``piki-hand/1``, every hand shown)."""
+    with open(path, "a", encoding="utf-8") as f:
+        for game in pair:
+            for row in game.hand_log:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 class ProgressBar:

@@ -303,6 +303,9 @@ def test_hands_file_holds_every_hand_as_a_replayable_record(tmp_path, capsys):
     rows = [json.loads(line) for line in path.read_text().splitlines()]
     assert len(rows) == data["hands"]
     assert {(r["deal_set"], r["game"]) for r in rows} == {(s, g) for s in (0, 1) for g in (1, 2)}
+    for key in {(r["deal_set"], r["game"]) for r in rows}:  # numbered from 1 in each game
+        numbers = [r["hand"] for r in rows if (r["deal_set"], r["game"]) == key]
+        assert numbers == list(range(1, len(numbers) + 1))
     points = {"A": 0, "B": 0}
     for row in rows:
         state = replay(HandRecord.from_json(row["record"]))
