@@ -563,6 +563,17 @@ def _trick_mass(model: BidModel) -> dict[int, list[float]]:
     return groups
 
 
+def score_after(rules, before: int, score, value: float) -> float:
+    """The team's game score after a hand, for its win chance: the score before plus the hand's
+    long-run value (:func:`hand_value`), except where that or the real score ends the game (the
+    goal or the floor): then the real score, bag penalty and all, decides."""
+    def ends(points: float) -> bool:
+        return points >= rules.win_at or (rules.lose_at is not None and points <= rules.lose_at)
+
+    estimate = before + value
+    return float(score.points) if ends(score.points) or ends(estimate) else estimate
+
+
 def bid_evaluations(state: HandState, model: BidModel,
                     bids: list[int] | None = None) -> dict[int, tuple[float, float]]:
     """(expected hand value, chance to win the game) of each candidate bid.
@@ -579,7 +590,7 @@ def bid_evaluations(state: HandState, model: BidModel,
         outcomes = bid_outcomes(state, model, b)
         probs = [p for p, _ in outcomes]
         values = [hand_value(state.rules, sc) for _, sc in outcomes]
-        after = [sc.points if sc.points >= state.rules.win_at else state.points_before[team] + v
+        after = [score_after(state.rules, state.points_before[team], sc, v)
                  for (_, sc), v in zip(outcomes, values)]
         chances = table.with_hand(after, theirs)
         out[b] = (sum(p * v for p, v in zip(probs, values)),

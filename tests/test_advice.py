@@ -365,3 +365,28 @@ def test_bid_advice_near_the_bag_limit_says_how_bags_are_counted():
     # far from the limit it is not said
     rec.bags_before = (2, 0)
     assert "bags" not in bid_json(rec, time_budget=0.3, seed=1)["explanation"]
+
+
+def test_near_the_goal_the_real_score_decides_not_the_long_run_bag_cost():
+    from advisor.scoring import score_hand
+    from advisor.search import hand_value, score_after
+
+    rules = Rules()
+
+    def after(before, bags, tricks_ns):
+        # N-S bid 3 + 2 and take tricks_ns (N all of them); E-W bid 4 + 4
+        ns, _ = score_hand(rules, (3, 4, 2, 4), (tricks_ns, 13 - tricks_ns, 0, 0), (before, 100),
+                           (bags, 0))
+        return ns, score_after(rules, before, ns, hand_value(rules, ns))
+
+    # 460 with 9 bags, 6 taken: 51 points less the limit's 100, so 411 and no win, though the
+    # long-run value (+41) would put the team over the goal
+    ns, score = after(460, 9, 6)
+    assert (ns.points, hand_value(rules, ns)) == (411, 41) and score == 411
+    # far from the goal the long-run value counts: 100 + 41, not the real 51
+    assert after(100, 9, 6)[1] == 141
+    # the goal reached for real
+    assert after(480, 0, 6)[1] == 531
+    # the floor: set by one from -160, -210 ends the game
+    ns, score = after(-160, 0, 4)
+    assert ns.points == -210 and score == -210
