@@ -106,15 +106,18 @@ def compare(a: Path, b: Path) -> None:
           f"(sign test p = {p:.2f})")
 
 
+# bands of the advice's nil chance in --choice
+BANDS = [(0.0, 0.5), (0.5, 0.55), (0.55, 0.6), (0.6, 0.65), (0.65, 0.7), (0.7, 0.8), (0.8, 1.01)]
+
+
 def choice(nil_file: Path, other_file: Path) -> None:
     """Nil against the other bid on the same deals, by the nil chance the advice gave: N-S minus
     E-W hand value (bags at their long-run cost) with the nil less without it."""
     a, b = load(nil_file), load(other_file)
     both = sorted(k for k in set(a) & set(b) if "nil_p" in a[k])
-    bands = [(0.0, 0.5), (0.5, 0.55), (0.55, 0.6), (0.6, 0.65), (0.65, 0.7), (0.7, 0.8), (0.8, 1.01)]
     print(f"{len(both)} deals in both; nil less the other bid, N-S minus E-W a deal")
     print(f"{'nil chance':<12}{'deals':>6}{'nils made':>10}{'gain':>8}{'se':>6}")
-    for lo, hi in bands:
+    for lo, hi in BANDS:
         keys = [k for k in both if lo <= a[k]["nil_p"] < hi]
         if not keys:
             continue
