@@ -18,7 +18,6 @@ perfectly afterwards), so this screens a change quickly, it does not replace a m
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 from pathlib import Path
@@ -33,7 +32,7 @@ from advisor.inference import SampledDeal, played_by  # noqa: E402
 from advisor.rules import Rules  # noqa: E402
 from advisor.search import analyse_play, best_move  # noqa: E402
 from advisor.state import HandState, Phase, deal  # noqa: E402
-from hand_screen import append_rows, load as load_rows  # noqa: E402
+from hand_screen import append_rows, load as load_rows, mean_se  # noqa: E402
 
 
 def position(seed: int, index: int):
@@ -93,9 +92,7 @@ def summary(rows: list[dict]) -> str:
     n = len(rows)
     if n < 2:
         return f"{n} positions"
-    d = [r["loss_on"] - r["loss_off"] for r in rows]
-    mean = sum(d) / n
-    se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
+    mean, se = mean_se([r["loss_on"] - r["loss_off"] for r in rows])
     differ = sum(r["on"] != r["off"] for r in rows)
     return (f"{n} positions, {differ} with another card; points lost a decision: off "
             f"{sum(r['loss_off'] for r in rows) / n:.2f}, on {sum(r['loss_on'] for r in rows) / n:.2f}, "

@@ -103,6 +103,13 @@ def append_rows(path: Path, indices, make_row, key: str = "deal", report=None) -
     return done
 
 
+def mean_se(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and its standard error."""
+    n = len(values)
+    mean = sum(values) / n
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in values) / max(1, n - 1) / n)
+
+
 def parts(team: dict) -> dict[str, float]:
     """A team's hand points split by kind; bags at their long-run cost, not their point."""
     nil_points = sum(n["points"] for n in team["nils"])
@@ -136,9 +143,7 @@ def compare(a: Path, b: Path) -> None:
     for name in ka[0] if ka else []:
         xa = [r[name] for r in ka]
         xb = [r[name] for r in kb]
-        d = [x - y for x, y in zip(xa, xb)]
-        mean = sum(d) / n
-        se = math.sqrt(sum((x - mean) ** 2 for x in d) / max(1, n - 1) / n)
+        mean, se = mean_se([x - y for x, y in zip(xa, xb)])
         print(f"  {name:20s} {sum(xa) / n:8.2f} {sum(xb) / n:8.2f} {mean:+8.2f} ({se:.2f})")
     same_bids = sum(ra[k]["bids"] == rb[k]["bids"] for k in both)
     print(f"  same four bids in {same_bids} of {n} deals")

@@ -38,7 +38,7 @@ from advisor.match import wilson  # noqa: E402
 from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
 from advisor.search import hand_value  # noqa: E402
 from advisor.state import deal  # noqa: E402
-from hand_screen import append_rows, load, play_out  # noqa: E402
+from hand_screen import append_rows, load, mean_se, play_out  # noqa: E402
 
 
 def nil_deal(seed: int, index: int):
@@ -55,17 +55,18 @@ def nil_deal(seed: int, index: int):
 
 
 def north_bid(view, nil: bool, seen: dict) -> int:
-    """North's bid: nil, or the advice's bid with the nil ruled out; the advice's nil chance is
-    kept in ``seen``."""
-    seen["nil_p"] = analyse_bid(view, seed=0)["nil_probability"]
-    if nil:
-        return NIL
+    """North's bid: nil, or the advice's bid with the nil ruled out; the advice's nil chance (the
+    same whichever bids it may choose) is kept in ``seen``."""
     keep = advice.NIL_MIN_PROBABILITY, advice.RULE_NIL_MIN_PROBABILITY
-    advice.NIL_MIN_PROBABILITY = advice.RULE_NIL_MIN_PROBABILITY = 2.0  # no nil can pass
+    if not nil:
+        advice.NIL_MIN_PROBABILITY = advice.RULE_NIL_MIN_PROBABILITY = 2.0  # no nil can pass
     try:
         advised = analyse_bid(view, seed=0)
     finally:
         advice.NIL_MIN_PROBABILITY, advice.RULE_NIL_MIN_PROBABILITY = keep
+    seen["nil_p"] = advised["nil_probability"]
+    if nil:
+        return NIL
     if advised["bid"] != "blind_nil":
         return int(advised["bid"])
     # a blind nil comes from the score alone: take the best bid of tricks instead
@@ -121,13 +122,10 @@ def choice(nil_file: Path, other_file: Path) -> None:
         keys = [k for k in both if lo <= a[k]["nil_p"] < hi]
         if not keys:
             continue
-        gains = [(a[k]["ns_value"] - a[k]["ew_value"]) - (b[k]["ns_value"] - b[k]["ew_value"])
-                 for k in keys]
-        mean = sum(gains) / len(gains)
-        sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, len(gains) - 1))
+        mean, se = mean_se([(a[k]["ns_value"] - a[k]["ew_value"])
+                            - (b[k]["ns_value"] - b[k]["ew_value"]) for k in keys])
         made = sum(a[k]["made"] for k in keys) / len(keys)
-        print(f"{lo:.2f}-{min(hi, 1.0):.2f}   {len(keys):>6}{made:>10.2f}{mean:>+8.1f}"
-              f"{sd / math.sqrt(len(keys)):>6.1f}")
+        print(f"{lo:.2f}-{min(hi, 1.0):.2f}   {len(keys):>6}{made:>10.2f}{mean:>+8.1f}{se:>6.1f}")
 
 
 def main(argv: list[str] | None = None) -> int:
