@@ -64,8 +64,7 @@ class BlindNilVerdict:
 def _finish(rules: Rules, ours: float, theirs: float, rng: random.Random) -> float:
     """Play out the rest of the game with ordinary hands; 1 win, 0.5 draw, 0 loss."""
     for _ in range(_MAX_HANDS):
-        ended = max(ours, theirs) >= rules.win_at or (
-            rules.lose_at is not None and min(ours, theirs) <= rules.lose_at)
+        ended = rules.ends_game(ours) or rules.ends_game(theirs)
         if ended and (ours != theirs or rules.tie is Tie.DRAW):
             return 1.0 if ours > theirs else 0.0 if ours < theirs else 0.5
         ours += rng.gauss(LOOK_POINTS, LOOK_SD)

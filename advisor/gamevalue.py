@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from .blind_nil import LOOK_POINTS, LOOK_SD
-from .rules import Rules, Tie
+from .rules import Rules, Tie, score_ends_game
 
 STEP = 10  # grid step in points (coarser for long games: at most MAX_CELLS steps from floor to goal)
 MAX_CELLS = 150
@@ -76,9 +76,7 @@ class WinTable:
 
     def _ended(self, ours: np.ndarray, theirs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(game over, result for us) for scores after a hand."""
-        over = np.maximum(ours, theirs) >= self.win_at
-        if self.lose_at is not None:
-            over |= np.minimum(ours, theirs) <= self.lose_at
+        over = score_ends_game(ours, self.win_at, self.lose_at) | score_ends_game(theirs, self.win_at, self.lose_at)
         result = np.where(ours > theirs, 1.0, np.where(ours < theirs, 0.0, 0.5))
         if not self.tie_draws:
             over &= ours != theirs

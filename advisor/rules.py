@@ -74,12 +74,27 @@ class Rules:
             changes[key] = _FIELD_PARSERS[key](key, value)
         return replace(base, **changes)
 
+    def ends_game(self, points):
+        """Whether a team reaching ``points`` (a number or a numpy array) ends the game: the goal
+        or the floor. A tie at the end is :attr:`tie`'s business, not this test's.
+
+        >>> PRESETS["piki"].ends_game(500), PRESETS["piki"].ends_game(-200), PRESETS["piki"].ends_game(499)
+        (True, True, False)
+        """
+        return score_ends_game(points, self.win_at, self.lose_at)
+
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         for k, v in out.items():
             if isinstance(v, Enum):
                 out[k] = v.value
         return out
+
+
+def score_ends_game(points, win_at: int, lose_at: int | None):
+    """:meth:`Rules.ends_game` for a bare goal and floor (a number or a numpy array of scores)."""
+    reached = points >= win_at
+    return reached if lose_at is None else reached | (points <= lose_at)
 
 
 class RulesError(ValueError):

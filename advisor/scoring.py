@@ -127,10 +127,7 @@ def score_hand(
 def game_result(rules: Rules, points: tuple[int, int]) -> tuple[bool, str | None]:
     """(game over, winner) after a hand with these totals; winner is NS, EW, draw or None."""
     ns, ew = points
-    ended = max(ns, ew) >= rules.win_at or (
-        rules.lose_at is not None and min(ns, ew) <= rules.lose_at
-    )
-    if not ended:
+    if not (rules.ends_game(ns) or rules.ends_game(ew)):
         return False, None
     if ns == ew:
         if rules.tie is Tie.DRAW:

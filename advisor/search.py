@@ -567,11 +567,8 @@ def score_after(rules, before: int, score, value: float) -> float:
     """The team's game score after a hand, for its win chance: the score before plus the hand's
     long-run value (:func:`hand_value`), except where that or the real score ends the game (the
     goal or the floor): then the real score, bag penalty and all, decides."""
-    def ends(points: float) -> bool:
-        return points >= rules.win_at or (rules.lose_at is not None and points <= rules.lose_at)
-
     estimate = before + value
-    return float(score.points) if ends(score.points) or ends(estimate) else estimate
+    return float(score.points) if rules.ends_game(score.points) or rules.ends_game(estimate) else estimate
 
 
 def bid_evaluations(state: HandState, model: BidModel,
