@@ -116,15 +116,20 @@ def report(rows: list[dict], side: str) -> str:
     return "\n".join(lines)
 
 
+def read_rows(path: Path) -> list[dict]:
+    """The rows of a hands file (gzipped when its name ends in .gz)."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("hands", type=Path, help="a piki match --hands file (with --dd; .gz too)")
     p.add_argument("--side", choices=("A", "B"), action="append",
                    help="the side to report (default both)")
     args = p.parse_args(argv)
-    opener = gzip.open if args.hands.suffix == ".gz" else open
-    with opener(args.hands, "rt", encoding="utf-8") as f:
-        rows = [json.loads(line) for line in f if line.strip()]
+    rows = read_rows(args.hands)
     for side in args.side or ["A", "B"]:
         print(report(rows, side))
         print()

@@ -1,0 +1,123 @@
+"""How well the bid search knows its team's tricks, from the hands of a match
+(``piki match --dd --hands FILE``).
+
+For every contract of the side without a nil, the team's last bid (the one that settles the
+contract) is searched again from that bidder's view, as the advice does. Its expected team tricks
+are set against the deal's double-dummy tricks (is the model biased, how wide is its error?),
+and against the contract the team bid (how far under its own estimate it bids). Then the
+question behind the bid-error goal: if every contract were the model's tricks less ``k``,
+rounded, what would the bid error be and how often would the contract exceed the double-dummy
+tricks? The same again with the partner's real hand in view (the trick network on both real
+hands): what a bidder who could see the partner's cards would reach.
+
+    python scripts/bid_calibration.py HANDS.jsonl[.gz] [--side A|B] [--limit N] [--budget S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from advisor.advice import DEFAULT_BID_BUDGET  # noqa: E402
+from advisor.bidmodel import team_tricks_estimate  # noqa: E402
+from advisor.cards import Seat, cards_to_mask  # noqa: E402
+from advisor.record import HandRecord, replay  # noqa: E402
+from advisor.search import bid_samples  # noqa: E402
+from advisor.view import seat_view  # noqa: E402
+from set_anatomy import read_rows  # noqa: E402
+
+SHADES = (0.0, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4)
+
+
+def decisions(rows: list[dict], side: str, budget: float, limit: int | None = None):
+    """One dict per contract of ``side`` without a nil: the last bidder's model of the team's
+    tricks, the network's estimate with both real hands, the double-dummy tricks, the contract."""
+    count = 0
+    for row in rows:
+        if limit is not None and count >= limit:
+            return
+        if row.get("dd_ns") is None:
+            continue
+        record = HandRecord.from_json(row["record"])
+        full = replay(record)
+        team = 0 if (row["a_team"] == "NS") == (side == "A") else 1
+        score = full.score()[team]
+        if score.nils or score.contract == 0:
+            continue
+        state = record.new_state()
+        first = int(state.first)
+        # the team bids second and fourth in the order, or first and third
+        seat = (first + (2 if first % 2 == team else 3)) & 3
+        while state._to_act != seat:
+            state.bid(full.bids[state._to_act])
+        model = bid_samples(seat_view(state, Seat(seat)), time_budget=budget, rng=random.Random(1))
+        partner = (seat + 2) & 3
+        hands = {int(s): cards_to_mask(cards) for s, cards in record.hands.items()}
+        count += 1
+        yield {
+            "model": model.team_tricks,
+            "oracle": team_tricks_estimate(hands[seat], hands[partner], first == seat, first == partner),
+            "dd": row["dd_ns"] if team == 0 else 13 - row["dd_ns"],
+            "contract": score.contract,
+            "team_first": first % 2 == team,
+        }
+
+
+def _line(name: str, items: list[dict]) -> str:
+    err = [d["model"] - d["dd"] for d in items]
+    under = [d["contract"] - d["model"] for d in items]
+    return (f"{name:<18}{len(items):>6}{statistics.mean(err):>+9.2f}{statistics.pstdev(err):>6.2f}"
+            f"{statistics.mean(under):>+11.2f}{statistics.pstdev(under):>6.2f}"
+            f"{statistics.mean(abs(d['contract'] - d['dd']) for d in items):>8.3f}")
+
+
+def shaded(items: list[dict], key: str, k: float) -> tuple[float, float]:
+    """(bid error, share of contracts above the double-dummy tricks) for contract = round(key − k)."""
+    contracts = [max(1, math.floor(d[key] - k + 0.5)) for d in items]
+    n = len(items)
+    return (sum(abs(c - d["dd"]) for c, d in zip(contracts, items)) / n,
+            sum(c > d["dd"] for c, d in zip(contracts, items)) / n)
+
+
+def report(items: list[dict], side: str) -> str:
+    lines = [f"side {side}: {len(items)} contracts without a nil, the team's last bid searched again",
+             f"{'':<18}{'n':>6}{'model-DD':>9}{'sd':>6}{'contract-model':>15}{'sd':>6}{'|c-DD|':>8}",
+             _line("all", items)]
+    for name, first in (("first and third", True), ("second and last", False)):
+        group = [d for d in items if d["team_first"] == first]
+        if len(group) > 1:
+            lines.append(_line(name, group))
+    lines.append("contract = round(estimate - k): bid error / contracts above DD")
+    lines.append(f"{'k':<18}" + "".join(f"{k:>13.1f}" for k in SHADES))
+    for key, name in (("model", "the bid model"), ("oracle", "partner in view")):
+        cells = [shaded(items, key, k) for k in SHADES]
+        lines.append(f"{name:<18}" + "".join(f"{e:>7.3f}/{a:.2f}" for e, a in cells))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("hands", type=Path, help="a piki match --hands file (with --dd; .gz too)")
+    p.add_argument("--side", choices=("A", "B"), default="A", help="the side to report (default A)")
+    p.add_argument("--limit", type=int, default=None, help="at most this many contracts")
+    p.add_argument("--budget", type=float, default=DEFAULT_BID_BUDGET,
+                   help=f"seconds of search per bid (default {DEFAULT_BID_BUDGET}, the advice's)")
+    args = p.parse_args(argv)
+    items = list(decisions(read_rows(args.hands), args.side, args.budget, args.limit))
+    if len(items) < 2:
+        print("bid_calibration: fewer than two contracts without a nil in this file", file=sys.stderr)
+        return 2
+    print(report(items, args.side))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,37 @@
+"""scripts/bid_calibration.py: the bid model's team tricks against double dummy, from a match's hands."""
+from __future__ import annotations
+
+import json
+import statistics
+
+from advisor.match_cli import main as match_main
+
+from script_loader import load_script
+
+bid_calibration = load_script("scripts/bid_calibration.py")
+
+
+def test_calibration_covers_the_matchs_contracts(tmp_path, capsys):
+    hands = tmp_path / "hands.jsonl"
+    assert match_main(["--a", "heuristic", "--b", "heuristic", "--games", "2", "--seed", "5",
+                       "--jobs", "1", "--dd", "--json", "--quiet", "--hands", str(hands)]) == 0
+    figures = json.loads(capsys.readouterr().out)["a"]
+    rows = bid_calibration.read_rows(hands)
+    items = list(bid_calibration.decisions(rows, "A", budget=0.02))
+    # the same contracts as the match's bid error, and the same error
+    assert len(items) == figures["bid_error_hands"]
+    assert round(statistics.mean(abs(d["contract"] - d["dd"]) for d in items), 3) == figures["bid_error"]
+    assert all(0 <= d["model"] <= 13 and 0 <= d["oracle"] <= 13 for d in items)
+    # the search sees the bidder's cards: its estimate follows the deal's real tricks
+    assert statistics.correlation([d["model"] for d in items], [d["dd"] for d in items]) > 0.5
+    assert bid_calibration.main([str(hands), "--side", "A", "--budget", "0.02", "--limit", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("side A: 3 contracts") and "partner in view" in out
+
+
+def test_shading_counts_error_and_contracts_above_double_dummy():
+    items = [{"model": 7.2, "dd": 7}, {"model": 4.9, "dd": 4}]
+    # k = 0: contracts 7 and 5 against 7 and 4
+    assert bid_calibration.shaded(items, "model", 0.0) == (0.5, 0.5)
+    # k = 1: contracts 6 and 4
+    assert bid_calibration.shaded(items, "model", 1.0) == (0.5, 0.0)
