@@ -10,7 +10,11 @@ rounded, what would the bid error be and how often would the contract exceed the
 tricks? The same again with the partner's real hand in view (the trick network on both real
 hands): what a bidder who could see the partner's cards would reach.
 
-    python scripts/bid_calibration.py HANDS.jsonl[.gz] [--side A|B] [--limit N] [--budget S]
+``--nils``: every nil (not blind) the side bid instead, with the chance the advice gives it at
+that bid, whether it made, and whether it could make double dummy (the defenders seeing every
+card): the made rate by the advised chance, in real games.
+
+    python scripts/bid_calibration.py HANDS.jsonl[.gz] [--side A|B] [--limit N] [--budget S] [--nils]
 """
 
 from __future__ import annotations
@@ -26,15 +30,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from advisor.advice import DEFAULT_BID_BUDGET  # noqa: E402
+from advisor.advice import DEFAULT_BID_BUDGET, analyse_bid  # noqa: E402
 from advisor.bidmodel import team_tricks_estimate  # noqa: E402
 from advisor.cards import Seat, cards_to_mask  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
-from advisor.search import bid_samples  # noqa: E402
+from advisor.search import bid_samples, opponents_mask, seat_mask  # noqa: E402
+from advisor.solver import solve  # noqa: E402
 from advisor.view import seat_view  # noqa: E402
 from set_anatomy import read_rows  # noqa: E402
 
 SHADES = (0.0, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4)
+NIL_BANDS = ((0.0, 0.55), (0.55, 0.6), (0.6, 0.65), (0.65, 0.7), (0.7, 0.8), (0.8, 1.01))
 
 
 def decisions(rows: list[dict], side: str, budget: float, limit: int | None = None):
@@ -69,6 +75,46 @@ def decisions(rows: list[dict], side: str, budget: float, limit: int | None = No
             "contract": score.contract,
             "team_first": first % 2 == team,
         }
+
+
+def nil_decisions(rows: list[dict], side: str, budget: float, limit: int | None = None):
+    """One dict per nil (not blind) ``side`` bid: the advice's chance for it at that bid, made or
+    not, and whether it makes double dummy (the nil's team against defenders who see every card)."""
+    count = 0
+    for row in rows:
+        record = HandRecord.from_json(row["record"])
+        full = replay(record)
+        team = 0 if (row["a_team"] == "NS") == (side == "A") else 1
+        results = {n.seat: n for n in full.score()[team].nils if not n.blind}
+        if not results:
+            continue
+        hands = tuple(cards_to_mask(record.hands[Seat(s)]) for s in range(4))
+        state = record.new_state()
+        for _ in range(4):
+            seat = state._to_act
+            if seat in results:
+                if limit is not None and count >= limit:
+                    return
+                advice = analyse_bid(seat_view(state, Seat(seat)), time_budget=budget, seed=1)
+                takes = solve(hands=hands, to_act=int(state.first), trick=[], spades_broken=False,
+                              allspade_lead_breaks=state.rules.allspade_lead_breaks,
+                              count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat), cap=1)
+                count += 1
+                yield {"chance": advice["nil_probability"], "made": results[seat].made, "dd_made": takes == 0}
+            state.bid(full.bids[seat])
+
+
+def nil_report(items: list[dict], side: str) -> str:
+    made = sum(d["made"] for d in items)
+    lines = [f"side {side}: {len(items)} nils, made {made} ({made / len(items):.1%}); by the advised chance",
+             f"{'chance':<12}{'nils':>6}{'made':>8}{'mean chance':>13}{'DD makes':>10}"]
+    for lo, hi in NIL_BANDS:
+        group = [d for d in items if lo <= d["chance"] < hi]
+        if group:
+            n = len(group)
+            lines.append(f"{lo:.2f}-{min(hi, 1.0):.2f}{n:>8}{sum(d['made'] for d in group) / n:>8.2f}"
+                         f"{sum(d['chance'] for d in group) / n:>13.2f}{sum(d['dd_made'] for d in group) / n:>10.2f}")
+    return "\n".join(lines)
 
 
 def _line(name: str, items: list[dict]) -> str:
@@ -108,10 +154,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("hands", type=Path, help="a piki match --hands file (with --dd; .gz too)")
     p.add_argument("--side", choices=("A", "B"), default="A", help="the side to report (default A)")
     p.add_argument("--limit", type=int, default=None, help="at most this many contracts")
+    p.add_argument("--nils", action="store_true", help="the side's nils by the advised chance instead")
     p.add_argument("--budget", type=float, default=DEFAULT_BID_BUDGET,
                    help=f"seconds of search per bid (default {DEFAULT_BID_BUDGET}, the advice's)")
     args = p.parse_args(argv)
-    items = list(decisions(read_rows(args.hands), args.side, args.budget, args.limit))
+    rows = read_rows(args.hands)
+    if args.nils:
+        nils = list(nil_decisions(rows, args.side, args.budget, args.limit))
+        if not nils:
+            print("bid_calibration: no nil by this side in this file", file=sys.stderr)
+            return 2
+        print(nil_report(nils, args.side))
+        return 0
+    items = list(decisions(rows, args.side, args.budget, args.limit))
     if len(items) < 2:
         print("bid_calibration: fewer than two contracts without a nil in this file", file=sys.stderr)
         return 2

@@ -27,6 +27,13 @@ def test_calibration_covers_the_matchs_contracts(tmp_path, capsys):
     assert bid_calibration.main([str(hands), "--side", "A", "--budget", "0.02", "--limit", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("side A: 3 contracts") and "partner in view" in out
+    # the nils: the same ones the match counted, each with the advised chance
+    nils = list(bid_calibration.nil_decisions(rows, "A", budget=0.02))
+    assert len(nils) == figures["nils"] > 0
+    assert round(sum(d["made"] for d in nils) / len(nils), 4) == figures["nil_made_rate"]
+    assert all(0.0 <= d["chance"] <= 1.0 and isinstance(d["dd_made"], bool) for d in nils)
+    assert bid_calibration.main([str(hands), "--nils", "--budget", "0.02"]) == 0
+    assert capsys.readouterr().out.startswith(f"side A: {len(nils)} nils")
 
 
 def test_shading_counts_error_and_contracts_above_double_dummy():
