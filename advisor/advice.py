@@ -29,8 +29,8 @@ NIL_BID_TIE_POINTS = 40.0  # the same for a nil chosen by the nil rules
 # … when the simulation gives that nil at least this chance: a made nil is +100, a failed one
 # -100 and usually the partner's contract too. Against the rule-based bot, nils forced on 400
 # deals gained nothing measurable over the other bid at a chance of 0.55-0.6 (+5 points a deal,
-# se 21; from 0.6 up +50 to +75), and in the 500 games of the third acceptance run the nils bid at
-# 0.55-0.6 made 65% against 79% for all (benchmarks/README.md, "Nil or not").
+# se 21; from 0.6 up +50 to +75), and of the third acceptance run's last 391 nils, those the
+# advice gives 0.55-0.6 again made 67% against 78% for all (benchmarks/README.md, "Nil or not").
 RULE_NIL_MIN_PROBABILITY = 0.6
 # The bid with the best chance to win the game replaces the one with the most expected points
 # when it is worth this much more, counted in points at the current score (see _points_slope).

@@ -14,7 +14,12 @@ hands): what a bidder who could see the partner's cards would reach.
 that bid, whether it made, and whether it could make double dummy (the defenders seeing every
 card): the made rate by the advised chance, in real games.
 
+``--sets``: how often real play sets a contract by how far it is above the team's double-dummy
+tricks, and the two-slope logistic fit of it that the bid search uses (``advisor.bidmodel.SET_WEIGHTS``).
+Several files may be given: their contracts are pooled.
+
     python scripts/bid_calibration.py HANDS.jsonl[.gz] [--side A|B] [--limit N] [--budget S] [--nils]
+    python scripts/bid_calibration.py HANDS.jsonl[.gz]... --sets [--side A|B|AB]
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ import random
 import statistics
 import sys
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -117,6 +124,42 @@ def nil_report(items: list[dict], side: str) -> str:
     return "\n".join(lines)
 
 
+def fit_sets(items: list[tuple[int, bool]]) -> tuple[float, float, float]:
+    """(intercept, slope under, slope over): logit P(set) = intercept + slope × d, the slope for
+    d < 0 or d > 0, fitted by maximum likelihood (Newton) on (d, set) pairs, d = contract − DD."""
+    d = np.array([x for x, _ in items], float)
+    y = np.array([s for _, s in items], float)
+    x = np.stack([np.ones_like(d), np.minimum(d, 0), np.maximum(d, 0)], 1)
+    w = np.zeros(3)
+    for _ in range(50):
+        p = 1 / (1 + np.exp(-x @ w))
+        h = x.T @ (x * (p * (1 - p))[:, None]) + 1e-6 * np.eye(3)
+        step = np.linalg.solve(h, x.T @ (y - p))
+        w += step
+        if np.abs(step).max() < 1e-9:
+            break
+    return float(w[0]), float(w[1]), float(w[2])
+
+
+def sets_report(items: list[tuple[int, bool]], side: str) -> str:
+    a, under, over = fit_sets(items)
+    lines = [f"side {side}: {len(items)} contracts without a nil; set by contract - DD",
+             f"{'d':>4}{'contracts':>11}{'set':>7}{'rate':>8}{'fit':>8}"]
+    for d in sorted({x for x, _ in items}):
+        group = [s for x, s in items if x == d]
+        fit = 1 / (1 + math.exp(-(a + (under if d < 0 else over) * d)))
+        lines.append(f"{d:>+4d}{len(group):>11}{sum(group):>7}{sum(group) / len(group):>8.3f}{fit:>8.3f}")
+    lines.append(f"SET_WEIGHTS = ({a:.3f}, {under:.3f}, {over:.3f})")
+    return "\n".join(lines)
+
+
+def set_items(rows: list[dict], side: str) -> list[tuple[int, bool]]:
+    from set_anatomy import contracts
+
+    return [(c["contract"] - c["dd"], not c["made"]) for c in contracts(rows, side)
+            if not c["nil"] and c["dd"] is not None]
+
+
 def _line(name: str, items: list[dict]) -> str:
     err = [d["model"] - d["dd"] for d in items]
     under = [d["contract"] - d["model"] for d in items]
@@ -151,14 +194,26 @@ def report(items: list[dict], side: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("hands", type=Path, help="a piki match --hands file (with --dd; .gz too)")
-    p.add_argument("--side", choices=("A", "B"), default="A", help="the side to report (default A)")
+    p.add_argument("hands", type=Path, nargs="+", help="piki match --hands files (with --dd; .gz too)")
+    p.add_argument("--side", choices=("A", "B", "AB"), default="A",
+                   help="the side to report (default A; AB: both sides pooled, with --sets)")
     p.add_argument("--limit", type=int, default=None, help="at most this many contracts")
     p.add_argument("--nils", action="store_true", help="the side's nils by the advised chance instead")
+    p.add_argument("--sets", action="store_true", help="the set rate by contract - DD, and its fit")
     p.add_argument("--budget", type=float, default=DEFAULT_BID_BUDGET,
                    help=f"seconds of search per bid (default {DEFAULT_BID_BUDGET}, the advice's)")
     args = p.parse_args(argv)
-    rows = read_rows(args.hands)
+    rows = [row for path in args.hands for row in read_rows(path)]
+    if args.side == "AB" and not args.sets:
+        print("bid_calibration: --side AB (both sides pooled) goes with --sets", file=sys.stderr)
+        return 2
+    if args.sets:
+        items = [pair for side in args.side for pair in set_items(rows, side)]
+        if len(items) < 2:
+            print("bid_calibration: fewer than two contracts without a nil in these files", file=sys.stderr)
+            return 2
+        print(sets_report(items, args.side))
+        return 0
     if args.nils:
         nils = list(nil_decisions(rows, args.side, args.budget, args.limit))
         if not nils:

@@ -34,6 +34,15 @@ def test_calibration_covers_the_matchs_contracts(tmp_path, capsys):
     assert all(0.0 <= d["chance"] <= 1.0 and isinstance(d["dd_made"], bool) for d in nils)
     assert bid_calibration.main([str(hands), "--nils", "--budget", "0.02"]) == 0
     assert capsys.readouterr().out.startswith(f"side A: {len(nils)} nils")
+    # set by contract - DD: the same contracts, and sets exactly where tricks fell short
+    pairs = bid_calibration.set_items(rows, "A")
+    assert sorted(d for d, _ in pairs) == sorted(d["contract"] - d["dd"] for d in items)
+    assert bid_calibration.main([str(hands), str(hands), "--sets"]) == 0
+    assert capsys.readouterr().out.startswith(f"side A: {2 * len(pairs)} contracts")
+    assert bid_calibration.main([str(hands), "--sets", "--side", "AB"]) == 0
+    assert capsys.readouterr().out.startswith("side AB: ")
+    assert bid_calibration.main([str(hands), "--side", "AB"]) == 2  # pooled sides only for --sets
+    assert "goes with --sets" in capsys.readouterr().err
 
 
 def test_shading_counts_error_and_contracts_above_double_dummy():
@@ -42,3 +51,20 @@ def test_shading_counts_error_and_contracts_above_double_dummy():
     assert bid_calibration.shaded(items, "model", 0.0) == (0.5, 0.5)
     # k = 1: contracts 6 and 4
     assert bid_calibration.shaded(items, "model", 1.0) == (0.5, 0.0)
+
+
+def test_set_fit_recovers_a_known_curve():
+    import math
+    import random
+
+    truth = (-2.5, 0.5, 0.9)
+    rng = random.Random(3)
+    items = []
+    for _ in range(20000):
+        d = rng.randint(-4, 3)
+        p = 1 / (1 + math.exp(-(truth[0] + (truth[1] if d < 0 else truth[2]) * d)))
+        items.append((d, rng.random() < p))
+    fitted = bid_calibration.fit_sets(items)
+    assert all(abs(f - t) < 0.15 for f, t in zip(fitted, truth)), fitted
+    report = bid_calibration.sets_report(items, "A")
+    assert report.startswith("side A: 20000 contracts") and "SET_WEIGHTS = (" in report

@@ -85,3 +85,46 @@ def test_nil_probability_moves_with_the_double_dummy_verdicts():
     low, prior, high = nil_probability(hand, 0, 12), nil_play_prior(hand), nil_probability(hand, 12, 12)
     assert low < prior < high
     assert nil_probability(hand, 0, 0) == pytest.approx(prior)
+
+
+def _set_chance_of(outcomes) -> float:
+    return sum(p for p, score in outcomes if score.made is False)
+
+
+def test_bids_are_valued_against_real_play_not_a_double_dummy_cut(monkeypatch):
+    import advisor.search as search
+    from advisor.bidmodel import set_chance
+    from advisor.search import BidModel, bid_outcomes
+
+    st = HandState(Rules(), Seat.S, deal(random.Random(4)))
+    st.bid(3)  # South, North's partner
+    st.bid(2)  # West
+    assert st.to_act is Seat.N
+    model = BidModel(solved=[], means=[6.0] * 8, partner_bids=[3] * 8, sigma=1.0, nil_p=0.0)
+    dist = trick_distribution(6.0, 1.0)
+    for bid in (3, 5):  # contracts of 6 (the mean) and 8 (two over it)
+        contract = bid + 3
+        monkeypatch.setattr(search, "REAL_PLAY_SETS", False)
+        hard = bid_outcomes(st, model, bid)
+        assert sum(p for p, _ in hard) == pytest.approx(1.0)
+        assert _set_chance_of(hard) == pytest.approx(sum(dist[:contract]))
+        monkeypatch.setattr(search, "REAL_PLAY_SETS", True)
+        real = bid_outcomes(st, model, bid)
+        assert sum(p for p, _ in real) == pytest.approx(1.0)
+        expected = sum(p * set_chance(contract - t) for t, p in enumerate(dist))
+        assert _set_chance_of(real) == pytest.approx(expected)
+        if contract == 8:  # two over double dummy: not a sure set in real play
+            assert _set_chance_of(real) < _set_chance_of(hard)
+
+
+def test_beside_a_partners_nil_the_contract_keeps_the_hard_cut(monkeypatch):
+    import advisor.search as search
+    from advisor.search import BidModel, bid_outcomes
+
+    st = HandState(Rules(), Seat.S, deal(random.Random(4)))
+    st.bid(0)  # South bids nil
+    st.bid(2)
+    model = BidModel(solved=[], means=[3.0] * 8, partner_bids=[0] * 8, sigma=1.0, nil_p=0.0)
+    monkeypatch.setattr(search, "REAL_PLAY_SETS", True)
+    dist = trick_distribution(3.0, 1.0)
+    assert _set_chance_of(bid_outcomes(st, model, 4)) == pytest.approx(sum(dist[:4]))
