@@ -130,15 +130,15 @@ SET_WEIGHTS = (-2.701, 0.481, 0.862)
 SET_FIT_SOURCE = "pimc against the rule-based bot, 3,810 contracts of the third 500-game run"
 
 
-def set_chance(over: int) -> float:
+def set_chance(over: int, weights: tuple[float, float, float] = SET_WEIGHTS) -> float:
     """Probability that a contract ``over`` tricks above the team's double-dummy tricks is set in
-    real play (``over`` < 0: under them).
+    real play (``over`` < 0: under them), by the fit ``weights`` (see SET_WEIGHTS).
 
     >>> set_chance(-2) < set_chance(0) < set_chance(1) < set_chance(3)
     True
     """
-    slope = SET_WEIGHTS[1] if over < 0 else SET_WEIGHTS[2]
-    return 1.0 / (1.0 + math.exp(-(SET_WEIGHTS[0] + slope * over)))
+    slope = weights[1] if over < 0 else weights[2]
+    return 1.0 / (1.0 + math.exp(-(weights[0] + slope * over)))
 
 
 def correction(residuals: list[float], prior: tuple[float, float] = UNBIASED) -> tuple[float, float]:

@@ -551,6 +551,7 @@ def bid_outcomes(state: HandState, model: BidModel, bid: int) -> list[tuple[floa
     partner_bid = state.bids[(state._to_act + 2) & 3]
     real_play = REAL_PLAY_SETS and not (partner_bid is not None and is_nil(partner_bid))
     for pb, mass in _trick_mass(model).items():
+        contract = bid + pb
         for t, p in enumerate(mass):
             if p <= 1e-9:
                 continue
@@ -558,7 +559,6 @@ def bid_outcomes(state: HandState, model: BidModel, bid: int) -> list[tuple[floa
                 out.append((p / n, _team_score(state, bid, pb, t)))
                 continue
             # double-dummy tricks t: made with at least the contract, or set one trick short
-            contract = bid + pb
             s = set_chance(contract - t)
             out.append((p * (1.0 - s) / n, _team_score(state, bid, pb, max(t, contract))))
             out.append((p * s / n, _team_score(state, bid, pb, min(t, contract - 1))))

@@ -38,13 +38,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from advisor.advice import DEFAULT_BID_BUDGET, analyse_bid  # noqa: E402
-from advisor.bidmodel import team_tricks_estimate  # noqa: E402
+from advisor.bidmodel import set_chance, team_tricks_estimate  # noqa: E402
 from advisor.cards import Seat, cards_to_mask  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
 from advisor.search import bid_samples, opponents_mask, seat_mask  # noqa: E402
 from advisor.solver import solve  # noqa: E402
 from advisor.view import seat_view  # noqa: E402
-from set_anatomy import read_rows  # noqa: E402
+from set_anatomy import contracts, read_rows, side_team  # noqa: E402
 
 SHADES = (0.0, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4)
 NIL_BANDS = ((0.0, 0.55), (0.55, 0.6), (0.6, 0.65), (0.65, 0.7), (0.7, 0.8), (0.8, 1.01))
@@ -54,23 +54,18 @@ def decisions(rows: list[dict], side: str, budget: float, limit: int | None = No
     """One dict per contract of ``side`` without a nil: the last bidder's model of the team's
     tricks, the network's estimate with both real hands, the double-dummy tricks, the contract."""
     count = 0
-    for row in rows:
+    for c in contracts(rows, side):
+        if c["nil"] or c["dd"] is None:
+            continue
         if limit is not None and count >= limit:
             return
-        if row.get("dd_ns") is None:
-            continue
-        record = HandRecord.from_json(row["record"])
-        full = replay(record)
-        team = 0 if (row["a_team"] == "NS") == (side == "A") else 1
-        score = full.score()[team]
-        if score.nils or score.contract == 0:
-            continue
+        record, team = c["record"], int(c["team"])
         state = record.new_state()
         first = int(state.first)
         # the team bids second and fourth in the order, or first and third
         seat = (first + (2 if first % 2 == team else 3)) & 3
         while state._to_act != seat:
-            state.bid(full.bids[state._to_act])
+            state.bid(c["replayed"].bids[state._to_act])
         model = bid_samples(seat_view(state, Seat(seat)), time_budget=budget, rng=random.Random(1))
         partner = (seat + 2) & 3
         hands = {int(s): cards_to_mask(cards) for s, cards in record.hands.items()}
@@ -78,9 +73,9 @@ def decisions(rows: list[dict], side: str, budget: float, limit: int | None = No
         yield {
             "model": model.team_tricks,
             "oracle": team_tricks_estimate(hands[seat], hands[partner], first == seat, first == partner),
-            "dd": row["dd_ns"] if team == 0 else 13 - row["dd_ns"],
-            "contract": score.contract,
-            "team_first": first % 2 == team,
+            "dd": c["dd"],
+            "contract": c["contract"],
+            "team_first": c["team_first"],
         }
 
 
@@ -91,8 +86,7 @@ def nil_decisions(rows: list[dict], side: str, budget: float, limit: int | None 
     for row in rows:
         record = HandRecord.from_json(row["record"])
         full = replay(record)
-        team = 0 if (row["a_team"] == "NS") == (side == "A") else 1
-        results = {n.seat: n for n in full.score()[team].nils if not n.blind}
+        results = {n.seat: n for n in full.score()[side_team(row, side)].nils if not n.blind}
         if not results:
             continue
         hands = tuple(cards_to_mask(record.hands[Seat(s)]) for s in range(4))
@@ -147,15 +141,13 @@ def sets_report(items: list[tuple[int, bool]], side: str) -> str:
              f"{'d':>4}{'contracts':>11}{'set':>7}{'rate':>8}{'fit':>8}"]
     for d in sorted({x for x, _ in items}):
         group = [s for x, s in items if x == d]
-        fit = 1 / (1 + math.exp(-(a + (under if d < 0 else over) * d)))
+        fit = set_chance(d, (a, under, over))
         lines.append(f"{d:>+4d}{len(group):>11}{sum(group):>7}{sum(group) / len(group):>8.3f}{fit:>8.3f}")
     lines.append(f"SET_WEIGHTS = ({a:.3f}, {under:.3f}, {over:.3f})")
     return "\n".join(lines)
 
 
 def set_items(rows: list[dict], side: str) -> list[tuple[int, bool]]:
-    from set_anatomy import contracts
-
     return [(c["contract"] - c["dd"], not c["made"]) for c in contracts(rows, side)
             if not c["nil"] and c["dd"] is not None]
 

@@ -30,12 +30,18 @@ from advisor.cards import Team  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
 
 
+def side_team(row: dict, side: str) -> Team:
+    """The team that ``side`` (A or B) played in the hand of ``row``."""
+    return Team.NS if (row["a_team"] == "NS") == (side == "A") else Team.EW
+
+
 def contracts(rows, side: str):
-    """One dict per hand where ``side``'s team had a contract."""
+    """One dict per hand where ``side``'s team had a contract (with the hand's record and its
+    replayed state, for a closer look)."""
     for row in rows:
         record = HandRecord.from_json(row["record"])
         state = replay(record)
-        team = Team.NS if (row["a_team"] == "NS") == (side == "A") else Team.EW
+        team = side_team(row, side)
         score = state.score()[team]
         if score.contract == 0:
             continue
@@ -54,6 +60,9 @@ def contracts(rows, side: str):
             "own_near": own >= record.rules.win_at - 100,
             "team_first": int(state.first) % 2 == int(team),
             "bags": record.bags_before[team],
+            "team": team,
+            "record": record,
+            "replayed": state,
         }
 
 
