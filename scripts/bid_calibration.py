@@ -11,8 +11,9 @@ tricks? The same again with the partner's real hand in view (the trick network o
 hands): what a bidder who could see the partner's cards would reach.
 
 ``--nils``: every nil (not blind) the side bid instead, with the chance the advice gives it at
-that bid, whether it made, and whether it could make double dummy (the defenders seeing every
-card): the made rate by the advised chance, in real games.
+that bid (and whether it would bid it again), whether it made, and whether it could make double
+dummy (the defenders seeing every card): the made rate by the advised chance and by the nil's
+place in the bidding, in real games; a match played by older advice is thus re-judged by this one.
 
 ``--sets``: how often real play sets a contract by how far it is above the team's double-dummy
 tricks, and the two-slope logistic fit of it that the bid search uses (``advisor.bidmodel.SET_WEIGHTS``).
@@ -80,8 +81,9 @@ def decisions(rows: list[dict], side: str, budget: float, limit: int | None = No
 
 
 def nil_decisions(rows: list[dict], side: str, budget: float, limit: int | None = None):
-    """One dict per nil (not blind) ``side`` bid: the advice's chance for it at that bid, made or
-    not, and whether it makes double dummy (the nil's team against defenders who see every card)."""
+    """One dict per nil (not blind) ``side`` bid: the advice's chance for it at that bid, whether
+    the advice bids the nil again, made or not, whether it makes double dummy (the nil's team
+    against defenders who see every card), and the nil's place in the bidding (1-4)."""
     count = 0
     for row in rows:
         record = HandRecord.from_json(row["record"])
@@ -91,7 +93,7 @@ def nil_decisions(rows: list[dict], side: str, budget: float, limit: int | None 
             continue
         hands = tuple(cards_to_mask(record.hands[Seat(s)]) for s in range(4))
         state = record.new_state()
-        for _ in range(4):
+        for position in range(1, 5):
             seat = state._to_act
             if seat in results:
                 if limit is not None and count >= limit:
@@ -101,20 +103,37 @@ def nil_decisions(rows: list[dict], side: str, budget: float, limit: int | None 
                               allspade_lead_breaks=state.rules.allspade_lead_breaks,
                               count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat), cap=1)
                 count += 1
-                yield {"chance": advice["nil_probability"], "made": results[seat].made, "dd_made": takes == 0}
+                yield {"chance": advice["nil_probability"], "again": advice["bid"] == 0,
+                       "made": results[seat].made, "dd_made": takes == 0, "position": position}
             state.bid(full.bids[seat])
 
 
 def nil_report(items: list[dict], side: str) -> str:
+    def row(label: str, group: list[dict], extra: str = "") -> str:
+        n = len(group)
+        return (f"{label:<12}{n:>6}{sum(d['made'] for d in group) / n:>8.2f}"
+                f"{sum(d['chance'] for d in group) / n:>13.2f}{sum(d['dd_made'] for d in group) / n:>10.2f}"
+                f"{sum(d['again'] for d in group) / n:>14.2f}{extra}")
+
     made = sum(d["made"] for d in items)
+    head = f"{'':<12}{'nils':>6}{'made':>8}{'mean chance':>13}{'DD makes':>10}{'advised again':>14}"
     lines = [f"side {side}: {len(items)} nils, made {made} ({made / len(items):.1%}); by the advised chance",
-             f"{'chance':<12}{'nils':>6}{'made':>8}{'mean chance':>13}{'DD makes':>10}"]
+             head.replace(" " * 6, "chance", 1)]
     for lo, hi in NIL_BANDS:
         group = [d for d in items if lo <= d["chance"] < hi]
         if group:
-            n = len(group)
-            lines.append(f"{lo:.2f}-{min(hi, 1.0):.2f}{n:>8}{sum(d['made'] for d in group) / n:>8.2f}"
-                         f"{sum(d['chance'] for d in group) / n:>13.2f}{sum(d['dd_made'] for d in group) / n:>10.2f}")
+            lines.append(row(f"{lo:.2f}-{min(hi, 1.0):.2f}", group))
+    lines += ["by the place in the bidding", head.replace(" " * 5, "place", 1)]
+    for position in range(1, 5):
+        group = [d for d in items if d["position"] == position]
+        if group:
+            again = [d for d in group if d["again"]]
+            extra = f"   made when advised again {sum(d['made'] for d in again) / len(again):.2f}" if again else ""
+            lines.append(row(str(position), group, extra))
+    again = [d for d in items if d["again"]]
+    if again:
+        lines.append(f"the nils the advice bids again: {len(again)}, made "
+                     f"{sum(d['made'] for d in again) / len(again):.1%}")
     return "\n".join(lines)
 
 

@@ -31,9 +31,19 @@ def test_calibration_covers_the_matchs_contracts(tmp_path, capsys):
     nils = list(bid_calibration.nil_decisions(rows, "A", budget=0.02))
     assert len(nils) == figures["nils"] > 0
     assert round(sum(d["made"] for d in nils) / len(nils), 4) == figures["nil_made_rate"]
-    assert all(0.0 <= d["chance"] <= 1.0 and isinstance(d["dd_made"], bool) for d in nils)
+    assert all(0.0 <= d["chance"] <= 1.0 and isinstance(d["dd_made"], bool) and isinstance(d["again"], bool)
+               for d in nils)
+    # each nil's place in the bidding (under the piki preset the dealer bids first)
+    places = []
+    for row in rows:
+        rec = row["record"]
+        order = ["NESW"[("NESW".index(rec["dealer"]) + k) % 4] for k in range(4)]
+        team = row["a_team"]
+        places += [k + 1 for k, s in enumerate(order) if s in team and rec["bids"][s] in (0, "nil")]
+    assert [d["position"] for d in nils] == places
     assert bid_calibration.main([str(hands), "--nils", "--budget", "0.02"]) == 0
-    assert capsys.readouterr().out.startswith(f"side A: {len(nils)} nils")
+    out = capsys.readouterr().out
+    assert out.startswith(f"side A: {len(nils)} nils") and "by the place in the bidding" in out
     # set by contract - DD: the same contracts, and sets exactly where tricks fell short
     pairs = bid_calibration.set_items(rows, "A")
     assert sorted(d for d, _ in pairs) == sorted(d["contract"] - d["dd"] for d in items)
