@@ -25,7 +25,6 @@ from .bidmodel import (BESIDE_BLIND_NIL, BESIDE_NIL, UNBIASED, correction, nil_p
 from .gamevalue import win_table
 from .handeval import nil_risk
 from .inference import SampledDeal, draw_deals
-from .rollout import full_state, nil_busted_after
 from .scoring import score_hand
 from .solver import solve, solve_moves
 from .state import HandState
@@ -294,7 +293,6 @@ def analyse_play(
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search ran over its limit
     finals = []  # per deal, per card: (our game score, theirs) after the hand
     charge_bags = BAGS_AFTER_CONTRACT and bags_only_at_stake(state, team)
-    opp_nils = tuple(s for s in nils if s & 1 != team) if NIL_PLAYOUT_DEALS else ()
     solved = solve_sampled(keys, deals, lambda d, limit: _solve_for_play(state, d, nils, busted, limit),
                            start, time_budget, min_samples)
     for i, deal in enumerate(deals):
@@ -302,36 +300,24 @@ def analyse_play(
         if solved.get(keys[i]) is None:
             continue
         team_vals, nil_vals = solved[keys[i]]
-        played_out = {}
-        if opp_nils and done < NIL_PLAYOUT_DEALS:
-            whole = full_state(state, deal)
-            played_out = {c: nil_busted_after(whole, card.card, opp_nils) for c, card in stats.items()}
         finals.append([])
         for card, st in stats.items():
             ours = team_vals[card]
             ns_more = ours if team == 0 else (13 - len(state.plays) // 4) - ours
-            dd_nils = {s: v[card] for s, v in nil_vals.items()}
-            verdicts = [(dd_nils, 1.0)]
-            seen = played_out.get(card)
-            if seen and any(seen[s] != dd_nils[s] for s in seen):
-                verdicts = [(dd_nils, 1.0 - NIL_PLAYOUT_WEIGHT), ({**dd_nils, **seen}, NIL_PLAYOUT_WEIGHT)]
-            end = [0.0, 0.0]
-            for nil_more, w in verdicts:
-                tricks = final_tricks(state, ns_more, nil_more)
-                ns, ew = score_hand(state.rules, tuple(state.bids), tricks,
-                                    state.points_before, state.bags_before)
-                mine, theirs = (ns, ew) if team == 0 else (ew, ns)
-                st.tricks += w * (tricks[team] + tricks[team + 2])
-                if charge_bags:
-                    st.points += w * (hand_value(state.rules, mine) - hand_value(state.rules, theirs))
-                else:
-                    st.points += w * (play_value(mine) - play_value(theirs))
-                st.our_points += w * mine.hand_points
-                end[0] += w * mine.points
-                end[1] += w * theirs.points
-                for s, v in nil_more.items():
-                    st.nil_ok[s] = st.nil_ok.get(s, 0.0) + w * (v == 0)
-            finals[-1].append(tuple(end))
+            nil_more = {s: v[card] for s, v in nil_vals.items()}
+            tricks = final_tricks(state, ns_more, nil_more)
+            ns, ew = score_hand(state.rules, tuple(state.bids), tricks,
+                                state.points_before, state.bags_before)
+            mine, theirs = (ns, ew) if team == 0 else (ew, ns)
+            st.tricks += tricks[team] + tricks[team + 2]
+            if charge_bags:
+                st.points += hand_value(state.rules, mine) - hand_value(state.rules, theirs)
+            else:
+                st.points += play_value(mine) - play_value(theirs)
+            st.our_points += mine.hand_points
+            finals[-1].append((mine.points, theirs.points))
+            for s, v in nil_more.items():
+                st.nil_ok[s] = st.nil_ok.get(s, 0.0) + (v == 0)
         done += 1
     table = win_table(state.rules)
     at_stake = False
@@ -354,14 +340,6 @@ def analyse_play(
         st.value = st.win / slope if at_stake else st.points
     moves = sorted(stats.values(), key=lambda m: (-m.value, -m.points, -m.tricks, m.card % 13))
     return PlayAnalysis(seat, moves, done, time.perf_counter() - start, nils, at_stake)
-
-
-# The opponents' live nils are judged on the first this many deals also by a playout of the
-# rule-based player after each card (advisor.rollout), its verdict weighted NIL_PLAYOUT_WEIGHT
-# against double dummy's: there the defenders see the nil bidder's cards and bust nearly every
-# nil whatever the card, so it says little about which card presses the nil hardest.
-NIL_PLAYOUT_DEALS = int(os.environ.get("PIKI_NIL_PLAYOUTS", "0"))
-NIL_PLAYOUT_WEIGHT = float(os.environ.get("PIKI_NIL_PLAYOUT_WEIGHT", "0.5"))
 
 
 def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted: dict,
