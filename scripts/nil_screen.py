@@ -4,6 +4,7 @@
     python scripts/nil_screen.py --compare A.jsonl B.jsonl               # two engines, paired
     python scripts/nil_screen.py --north no-nil --out FILE.jsonl          # the same deals, no nil
     python scripts/nil_screen.py --choice NIL.jsonl NO_NIL.jsonl          # nil or not, by its odds
+    python scripts/nil_screen.py --defend --out FILE.jsonl                # East's nil, the engine defending
 
 Each deal is random (a random dealer and start score) among those where North's hand is fit for
 nil by the trick-counting rules (``can_bid_nil``). North bids nil whatever its advice; South
@@ -15,6 +16,10 @@ their nil play and cover on the same deals (the bidding of South may differ with
 With ``--north no-nil`` North bids what the engine advises with the nil ruled out, and
 ``--choice`` pairs such a file with a nil file of the same seed: what the nil gained or lost
 against the other bid, by the chance the advice gave the nil (``nil_p``, kept in both files).
+
+With ``--defend`` the deal is turned a seat on: East (the heuristic bot) holds the hand fit for
+nil and bids nil, North and South (the engine) defend; ``made`` is East's nil. ``--compare``
+pairs two such files the same way.
 """
 
 from __future__ import annotations
@@ -74,6 +79,21 @@ def north_bid(view, nil: bool, seen: dict) -> int:
     return max(tricks, key=lambda c: c["expected_points"])["bid"]
 
 
+def defend(seed: int, index: int, pimc, heuristic) -> dict:
+    """The same deal turned a seat on: East (the rule-based bot) holds the hand fit for nil and
+    bids it; North and South (the engine) defend against it."""
+    dealer, hands, points, bags = nil_deal(seed, index)
+    turned = {Seat((s + 1) & 3): cards for s, cards in hands.items()}
+    state = play_out(seed, index, (Seat((dealer + 1) & 3), turned, points[::-1], bags[::-1]),
+                     pimc, heuristic, forced={Seat.E: NIL})
+    ns, ew = state.score()
+    nils = [n for n in ew.nils if n.seat == Seat.E]
+    return {"deal": index, "made": bool(nils[0].made), "bids": list(state.bids),
+            "ns_points": ns.hand_points, "ew_points": ew.hand_points,
+            "ns_value": hand_value(state.rules, ns), "ew_value": hand_value(state.rules, ew),
+            "engine": engine_fingerprint()}
+
+
 def play(seed: int, index: int, pimc, heuristic, nil: bool = True) -> dict:
     seen: dict = {}
     state = play_out(seed, index, nil_deal(seed, index), pimc, heuristic,
@@ -91,7 +111,7 @@ def summary(rows: dict[int, dict]) -> str:
     lo, hi = wilson(made, len(rows))
     pts = sum(r["ns_points"] - r["ew_points"] for r in rows.values()) / max(1, len(rows))
     return (f"{len(rows)} nils, made {made} ({made / max(1, len(rows)):.3f}, 95% CI {lo:.3f}-{hi:.3f}); "
-            f"hand points N-S minus E-W {pts:+.1f}")
+            f"hand points N-S minus E-W {pts:+.1f}")  # with --defend: East's nils
 
 
 def compare(a: Path, b: Path) -> None:
@@ -135,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path)
     ap.add_argument("--north", choices=("nil", "no-nil"), default="nil",
                     help="North bids nil (default), or the advice's bid with the nil ruled out")
+    ap.add_argument("--defend", action="store_true",
+                    help="East (the rule-based bot) bids the nil, North and South defend")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"))
     ap.add_argument("--choice", type=Path, nargs=2, metavar=("NIL", "NO_NIL"))
     args = ap.parse_args(argv)
@@ -147,9 +169,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         ap.error("--out FILE is needed to play (or --compare A B)")
     pimc, heuristic = get_bot("pimc"), get_bot("heuristic")
-    nil = args.north == "nil"
-    done = append_rows(args.out, range(args.deals),
-                       lambda index: play(args.seed, index, pimc, heuristic, nil),
+    nil = args.north == "nil" or args.defend
+    if args.defend:
+        def make_row(index):
+            return defend(args.seed, index, pimc, heuristic)
+    else:
+        def make_row(index):
+            return play(args.seed, index, pimc, heuristic, nil)
+    done = append_rows(args.out, range(args.deals), make_row,
                        report=lambda rows, i: f"deal {i}: bids {rows[i]['bids']}"
                                               + (f"; {summary(rows)}" if nil else ""))
     if nil:

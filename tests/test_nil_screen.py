@@ -59,3 +59,19 @@ def test_the_no_nil_screen_bids_tricks_and_pairs_with_the_nil_one(tmp_path, caps
         if inside:
             assert f"{lo:.2f}-{min(hi, 1.0):.2f}" in out
             assert f"{sum(inside) / len(inside):+.1f}" in out
+
+
+def test_the_defence_screen_turns_the_nil_hand_to_east():
+    heuristic = get_bot("heuristic")
+    dealer, hands, points, bags = nil_screen.nil_deal(7, 1)
+    row = nil_screen.defend(7, 1, heuristic, heuristic)
+    assert row["bids"][Seat.E] == 0 and row["bids"][Seat.N] != 0
+    assert nil_screen.defend(7, 1, heuristic, heuristic) == row
+    turned = {Seat((s + 1) & 3): c for s, c in hands.items()}
+    assert can_bid_nil(cards_to_mask(turned[Seat.E]))
+    state = nil_screen.play_out(7, 1, (Seat((dealer + 1) & 3), turned, points[::-1], bags[::-1]),
+                                heuristic, heuristic, forced={Seat.E: 0})
+    assert row["made"] == (state.tricks[Seat.E] == 0)
+    ns, ew = state.score()
+    assert (row["ns_points"], row["ew_points"]) == (ns.hand_points, ew.hand_points)
+    assert ew.points - ew.hand_points == points[0]  # East-West carry North-South's score
