@@ -538,13 +538,19 @@ def _team_score(state: HandState, bid: int, partner_bid: int, own_tricks: int,
 
 def bid_outcomes(state: HandState, model: BidModel, bid: int) -> list[tuple[float, object]]:
     """(probability, the team's score) for each way the hand can go after ``bid``."""
+    return [(p, score) for p, score, _ in _outcomes(state, model, bid)]
+
+
+def _outcomes(state: HandState, model: BidModel, bid: int) -> list[tuple[float, object, int]]:
+    """:func:`bid_outcomes` with the team's tricks in each outcome."""
     if is_nil(bid):
         pool = [s for s in model.solved if s.nil_ok] or model.solved
         out = []
         for made in (True, False):
             p = (model.nil_p if made else 1.0 - model.nil_p) / len(pool)
-            out += [(p, _team_score(state, bid, s.partner_bid, 0 if made else 1, max(0, s.partner_alone)))
-                    for s in pool]
+            for s in pool:
+                own, partner = (0 if made else 1), max(0, s.partner_alone)
+                out.append((p, _team_score(state, bid, s.partner_bid, own, partner), min(13, own + partner)))
         return out
     out = []
     n = len(model.means)
@@ -556,13 +562,34 @@ def bid_outcomes(state: HandState, model: BidModel, bid: int) -> list[tuple[floa
             if p <= 1e-9:
                 continue
             if not real_play:
-                out.append((p / n, _team_score(state, bid, pb, t)))
+                out.append((p / n, _team_score(state, bid, pb, t), t))
                 continue
             # double-dummy tricks t: made with at least the contract, or set one trick short
             s = set_chance(contract - t)
-            out.append((p * (1.0 - s) / n, _team_score(state, bid, pb, max(t, contract))))
-            out.append((p * s / n, _team_score(state, bid, pb, min(t, contract - 1))))
+            made, short = max(t, contract), min(t, contract - 1)
+            out.append((p * (1.0 - s) / n, _team_score(state, bid, pb, made), made))
+            out.append((p * s / n, _team_score(state, bid, pb, short), short))
     return out
+
+
+def _their_score(state: HandState, their_tricks: int):
+    """The opponents' score when their team takes ``their_tricks`` (their bids all known, no nil
+    among them: how the tricks split between them does not matter)."""
+    seat = state._to_act
+    bids = [b if b is not None else 1 for b in state.bids]
+    bids[seat] = bids[(seat + 2) & 3] = 1  # ours do not change theirs
+    tricks = [0, 0, 0, 0]
+    tricks[(seat + 1) & 3] = their_tricks
+    tricks[seat] = 13 - their_tricks
+    return score_hand(state.rules, tuple(bids), tuple(tricks), state.points_before,
+                      state.bags_before)[1 - (seat & 1)]
+
+
+def opponents_contract_known(state: HandState) -> bool:
+    """Both opponents have bid, and neither a nil: their hand's score follows from our tricks."""
+    seat = state._to_act
+    theirs = (state.bids[(seat + 1) & 3], state.bids[(seat + 3) & 3])
+    return all(b is not None and not is_nil(b) for b in theirs)
 
 
 # Off: valuing bids against real play (bidmodel.set_chance) rather than made exactly when the
@@ -601,17 +628,33 @@ def bid_evaluations(state: HandState, model: BidModel,
     table = win_table(state.rules)
     team = state._to_act & 1
     theirs = state.points_before[1 - team]
+    joint = JOINT_END and opponents_contract_known(state)
+    their_after = {}  # by our team's tricks: the opponents' score after the hand
     out = {}
     for b in bids:
-        outcomes = bid_outcomes(state, model, b)
-        probs = [p for p, _ in outcomes]
-        values = [hand_value(state.rules, sc) for _, sc in outcomes]
+        outcomes = _outcomes(state, model, b)
+        probs = [p for p, _, _ in outcomes]
+        values = [hand_value(state.rules, sc) for _, sc, _ in outcomes]
         after = [score_after(state.rules, state.points_before[team], sc, v)
-                 for (_, sc), v in zip(outcomes, values)]
-        chances = table.with_hand(after, theirs)
+                 for (_, sc, _), v in zip(outcomes, values)]
+        if joint:
+            # Their bids are known, so their score follows from the tricks we leave them: a
+            # deal where we take many is one where they are set (double dummy, both sides).
+            for _, _, t in outcomes:
+                if t not in their_after:
+                    sc = _their_score(state, 13 - t)
+                    their_after[t] = score_after(state.rules, theirs, sc, hand_value(state.rules, sc))
+            chances = table.after_hand(after, [their_after[t] for _, _, t in outcomes])
+        else:
+            chances = table.with_hand(after, theirs)
         out[b] = (sum(p * v for p, v in zip(probs, values)),
                   float(sum(p * c for p, c in zip(probs, chances))))
     return out
+
+
+# Bidding after both opponents (no nil among them), the win chance takes their score from the
+# tricks each outcome leaves them rather than from an ordinary hand of theirs.
+JOINT_END = True
 
 
 def candidate_bids(state: HandState) -> list[int]:

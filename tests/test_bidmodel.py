@@ -128,3 +128,51 @@ def test_beside_a_partners_nil_the_contract_keeps_the_hard_cut(monkeypatch):
     monkeypatch.setattr(search, "REAL_PLAY_SETS", True)
     dist = trick_distribution(3.0, 1.0)
     assert _set_chance_of(bid_outcomes(st, model, 4)) == pytest.approx(sum(dist[:4]))
+
+
+def _last_bidder(points, east_west_bids):
+    """North bids last (East dealt; under `piki` the dealer bids first): South has bid 4."""
+    st = HandState(Rules(), Seat.E, deal(random.Random(9)), points_before=points)
+    st.bid(east_west_bids[0])  # East
+    st.bid(4)  # South
+    st.bid(east_west_bids[1])  # West
+    assert st.to_act is Seat.N
+    return st
+
+
+def test_the_last_bidder_weighs_the_opponents_known_contract(monkeypatch):
+    import advisor.search as search
+    from advisor.gamevalue import win_table
+    from advisor.search import BidModel
+
+    # East-West at 490 bid 5 together: they win unless North-South take 9 tricks and set them.
+    st = _last_bidder((300, 490), (3, 2))
+    model = BidModel(solved=[], means=[9.0] * 8, partner_bids=[4] * 8, sigma=1.0, nil_p=0.0)
+    dist = trick_distribution(9.0, 1.0)
+    monkeypatch.setattr(search, "JOINT_END", False)
+    generic = bid_evaluations(st, model, [4, 5])
+    monkeypatch.setattr(search, "JOINT_END", True)
+    joint = bid_evaluations(st, model, [4, 5])
+    assert joint[4][0] == generic[4][0]  # the expected points do not change, only the chance
+    table = win_table(st.rules)
+    # by hand: set (9+ tricks to us) they fall to 440 and the game goes on; else they are over 500
+    # (our overtricks at their long-run cost: a point now, 10 later)
+    ours_after = {t: 300 + (80 - 9 * (t - 8) if t >= 8 else -80) for t in range(14)}
+    expected = sum(p * (table.chance(ours_after[t], 440) if t >= 9 else 0.0) for t, p in enumerate(dist))
+    assert joint[4][1] == pytest.approx(expected, abs=1e-9)
+    assert joint[4][1] > generic[4][1] + 0.1
+    # with a contract of 9 (bid 5) a make means a win at once only if they are set as well
+    assert joint[5][1] > joint[4][1]
+
+
+def test_an_opponents_nil_leaves_their_hand_to_the_usual_spread(monkeypatch):
+    import advisor.search as search
+    from advisor.search import BidModel
+
+    st = _last_bidder((300, 490), (0, 5))
+    model = BidModel(solved=[], means=[9.0] * 8, partner_bids=[4] * 8, sigma=1.0, nil_p=0.0)
+    values = {}
+    for joint in (False, True):
+        monkeypatch.setattr(search, "JOINT_END", joint)
+        values[joint] = bid_evaluations(st, model, [4, 5])
+    assert values[True] == values[False]
