@@ -161,7 +161,7 @@ def test_the_last_bidder_weighs_the_opponents_known_contract(monkeypatch):
     expected = sum(p * (table.chance(ours_after[t], 440) if t >= 9 else 0.0) for t, p in enumerate(dist))
     assert joint[4][1] == pytest.approx(expected, abs=1e-9)
     assert joint[4][1] > generic[4][1] + 0.1
-    # with a contract of 9 (bid 5) a make means a win at once only if they are set as well
+    # bidding 5 (a contract of 9) scores more in just the outcomes where they are set
     assert joint[5][1] > joint[4][1]
 
 
