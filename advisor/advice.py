@@ -12,8 +12,9 @@ from .cards import Card, Seat, parse_seat
 from . import blind_nil
 from .explain import join, say
 from .record import HandRecord, completed_hands, replay
+from . import search
 from .search import (
-    BidModel, analyse_play, best_move, bid_evaluations, bid_samples,
+    BidModel, analyse_play, best_move, bid_evaluations, bid_samples, opponents_contract_known,
 )
 from .gamevalue import win_table
 from .inference import SampledDeal
@@ -46,6 +47,14 @@ def _rng(seed: int | None) -> random.Random:
 def _bid_table(state: HandState, model: BidModel) -> list[dict[str, Any]]:
     return [{"bid": bid_to_json(b), "expected_points": round(pts, 1), "win_chance": round(win, 4)}
             for b, (pts, win) in bid_evaluations(state, model).items()]
+
+
+def _their_contract_reason(state: HandState, team: int) -> tuple[str, dict]:
+    """The opponents' contract, known before this bid, and what making it does for them."""
+    contract = sum(state.bids[s] for s in range(4) if s & 1 != team)
+    score = state.points_before[1 - team]
+    return ("bid_their_contract", {"contract": contract, "score": score,
+                                   "reach": score + 10 * contract, "spare": 13 - contract})
 
 
 def _points_slope(state: HandState, team: int, gain: float) -> float:
@@ -130,6 +139,8 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
                                      "solved": len(model.solved)}))
         if game_reason is not None:
             reasons.append(game_reason)
+            if search.JOINT_END and opponents_contract_known(state):
+                reasons.append(_their_contract_reason(state, team))
         if rule_reason is not None:
             reasons.append(rule_reason)
         if pbid is None:

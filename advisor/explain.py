@@ -40,6 +40,9 @@ TEXTS: dict[str, dict[str, str]] = {
                     " and it plays every deal with all cards in view.",
         "bid_game_end": "With this score the game is what counts: {bid} wins it {pct:.1f}% of the time,"
                         " {other} (more points on average) {other_pct:.1f}%.",
+        "bid_their_contract": "The opponents bid {contract} together at {score} points: making it"
+                              " takes them to {reach} or more, and every trick your team takes beyond"
+                              " {spare} sets them; the chances count on the tricks you leave them.",
         "play_game_end": "The game can end with this hand: {card} wins it {pct:.1f}% of the time,"
                          " {other} (more points on average) {other_pct:.1f}%.",
         "bid_partner": "Partner bid {bid}.",
@@ -94,6 +97,9 @@ TEXTS: dict[str, dict[str, str]] = {
                     " a rozgrywa każde rozdanie przy odkrytych kartach.",
         "bid_game_end": "Przy tym wyniku liczy się partia: z {bid} wygrywacie ją w {pct:.1f}%"
                         " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
+        "bid_their_contract": "Przeciwnicy zgłosili razem {contract} przy {score} pkt: jeśli je"
+                              " ugrają, będą mieli co najmniej {reach}, a każda lewa waszej pary"
+                              " ponad {spare} ich wpuszcza; szanse liczą lewy, które im zostawicie.",
         "play_game_end": "To rozdanie może zakończyć partię: z {card} wygrywacie ją w {pct:.1f}%"
                          " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
         "bid_partner": "Partner zgłosił {bid}.",

@@ -390,3 +390,20 @@ def test_near_the_goal_the_real_score_decides_not_the_long_run_bag_cost():
     # the floor: set by one from -160, -210 ends the game
     ns, score = after(-160, 0, 4)
     assert ns.points == -210 and score == -210
+
+
+def test_the_last_bid_near_the_end_names_the_opponents_contract():
+    from advisor.advice import analyse_bid
+
+    # East-West at 490 have bid 5 (3 + 2); North, last to bid, needs them set
+    st = HandState(Rules(), Seat.E, deal(random.Random(2)), (300, 490))
+    for b in (3, 4, 2):
+        st.bid(b)
+    view = seat_view(st, Seat.N)
+    en = analyse_bid(view, seed=1, time_budget=0.3)
+    assert "With this score the game is what counts" in en["explanation"]
+    assert "The opponents bid 5 together at 490 points: making it takes them to 540 or more" \
+        in en["explanation"]
+    assert "beyond 8 sets them" in en["explanation"]
+    pl = analyse_bid(view, seed=1, time_budget=0.3, lang="pl")
+    assert "Przeciwnicy zgłosili razem 5 przy 490 pkt" in pl["explanation"]
