@@ -125,7 +125,9 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         if rule_row is not None and rule_row is not best:
             gap = best["_worth"] - rule_row["_worth"]
             if gap <= (NIL_BID_TIE_POINTS if rule == 0 else BID_TIE_POINTS):
-                rule_reason = ("bid_rule", {"bid": rule, "top": best["bid"], "gap": gap})
+                # the points' top can rank below the rule's bid once the game chance counts
+                rule_reason = ("bid_rule" if gap >= 0.5 else "bid_rule_level",
+                               {"bid": rule, "top": best["bid"], "gap": gap})
                 best = rule_row
                 game_reason = None
     for r in rows:

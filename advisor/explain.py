@@ -38,6 +38,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "bid_rule": "{bid} is what counting the hand's tricks says (aces, guarded kings, spades,"
                     " ruffs, the nil rules); the simulation puts it only {gap:.0f} points below {top},"
                     " and it plays every deal with all cards in view.",
+        "bid_rule_level": "{bid} is what counting the hand's tricks says (aces, guarded kings, spades,"
+                          " ruffs, the nil rules), and with the chance to win the game counted the"
+                          " simulation rates it at least as high as {top}.",
         "bid_game_end": "With this score the game is what counts: {bid} wins it {pct:.1f}% of the time,"
                         " {other} (more points on average) {other_pct:.1f}%.",
         "bid_their_contract": "The opponents bid {contract} together at {score} points: making it"
@@ -95,6 +98,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "bid_rule": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
                     " zasady nila); symulacja ocenia to tylko {gap:.0f} pkt niżej niż {top},"
                     " a rozgrywa każde rozdanie przy odkrytych kartach.",
+        "bid_rule_level": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
+                          " zasady nila), a licząc szanse na wygranie partii symulacja ocenia to"
+                          " co najmniej tak wysoko jak {top}.",
         "bid_game_end": "Przy tym wyniku liczy się partia: z {bid} wygrywacie ją w {pct:.1f}%"
                         " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
         "bid_their_contract": "Przeciwnicy zgłosili razem {contract} przy {score} pkt: jeśli je"

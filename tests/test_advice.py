@@ -407,3 +407,26 @@ def test_the_last_bid_near_the_end_names_the_opponents_contract():
     assert "beyond 8 sets them" in en["explanation"]
     pl = analyse_bid(view, seed=1, time_budget=0.3, lang="pl")
     assert "Przeciwnicy zgłosili razem 5 przy 490 pkt" in pl["explanation"]
+
+
+def test_every_reason_reads_in_both_languages_with_the_same_figures():
+    import string
+
+    from advisor.explain import TEXTS
+
+    assert set(TEXTS["en"]) == set(TEXTS["pl"])
+    for key, text in TEXTS["en"].items():
+        fields = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+        assert fields == {f for _, f, _, _ in string.Formatter().parse(TEXTS["pl"][key]) if f}, key
+
+
+def test_a_rule_bid_the_game_chance_ranks_above_the_top_is_not_called_worse():
+    record = {"format": "piki-hand/1", "rules": "piki", "dealer": "E", "score_before": {"NS": 300, "EW": 490},
+              "hands": {"N": "AS KS 2H 3H 4H 5D 6D 7D 8C 9C TC JC QC".split()},
+              "bids": {"E": 3, "S": 4, "W": 2}}
+    from advisor.advice import analyse_bid
+
+    texts = [analyse_bid(replay(HandRecord.from_json(record)), seed=s, time_budget=0.3)["explanation"]
+             for s in (1, 2, 3, 4)]
+    assert not any("only -" in t for t in texts)
+    assert any("at least as high as 1" in t for t in texts)  # 2 by the counting rules, 1 on points
