@@ -4,10 +4,8 @@
 * A deck has no duplicates: detections are taken in order of confidence; a detection whose card
   is already taken is either that card's other corner (about a card's length away from the
   first one) or is moved to its next most likely free card, or dropped.
-* Zones: corners of a fanned hand sit next to each other, so corners are linked when closer than
-  ``LINK`` index sizes (and of about the same size: a hand is held at one distance); groups of at
-  least ``MIN_HAND`` cards are the hand and the rest lie on the table (constants tuned on rendered
-  scenes of the held-out designs, seeds 800000-800059).
+* Zones: which cards are held and which lie on the table, from where their indices are
+  (:mod:`vision.zones`).
 """
 from __future__ import annotations
 
@@ -16,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .labels import RANK_CLASSES, SUIT_CLASSES
+from .zones import assign_zones
 
 CODES = [r + s for r in RANK_CLASSES[:-1] for s in SUIT_CLASSES]  # row-major over (rank, suit)
 
@@ -26,11 +25,6 @@ def card_probabilities(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
     return (rank_p[:, :-1, None] * suit_p[:, None, :]).reshape(len(rank_p), -1)
 
 
-LINK = 3.2
-MIN_HAND = 4
-# A group where at least this share of cards shows both corners is loose cards, not a fan.
-BOTH_CORNERS_TABLE = 0.75
-SIZE_RATIO = 1.35
 SECOND_CORNER = (2.0, 16.0)  # distance range, in index sizes, between the two corners of a card
 MIN_CONF = 0.525
 # Photos (long side >= PHOTO_MIN_SIDE) read their corner patches from many more pixels, and the
@@ -97,37 +91,6 @@ def assign_cards(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF) 
                 taken[code].confs.append(conf)
                 break
     return [c for c in taken.values() if c.confidence >= min_conf]
-
-
-def assign_zones(boxes, cards: list[Card]) -> None:
-    owner = {j: ci for ci, c in enumerate(cards) for j in c.corners}
-    idx = sorted(owner)
-    parent = {j: j for j in idx}
-
-    def find(a):
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for a_i, a in enumerate(idx):
-        for b in idx[a_i + 1:]:
-            sa, sb = _size(boxes[a]), _size(boxes[b])
-            if max(sa, sb) > SIZE_RATIO * min(sa, sb):
-                continue  # a hand is held at one distance: its indices look the same size
-            if np.linalg.norm(_centre(boxes[a]) - _centre(boxes[b])) < LINK * (sa + sb) / 2:
-                parent[find(a)] = find(b)
-    groups: dict[int, set] = {}
-    for j in idx:
-        groups.setdefault(find(j), set()).add(owner[j])
-    hand = set()
-    for members in groups.values():
-        # Cards lying apart show both corner indices; a fan hides all but one of each card's.
-        both = sum(1 for ci in members if len(cards[ci].corners) >= 2)
-        if len(members) >= MIN_HAND and both < BOTH_CORNERS_TABLE * len(members):
-            hand |= members
-    for ci, card in enumerate(cards):
-        card.zone = "hand" if ci in hand else "table"
 
 
 def card_box(boxes, card: Card) -> list[int]:
