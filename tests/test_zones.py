@@ -63,7 +63,7 @@ def test_a_model_file_of_other_features_is_refused():
 
 def test_zones_on_rendered_held_out_scenes_beat_the_linking_rule():
     """Fresh scenes of the held-out designs (not training data of any model) through the real
-    detector and classifiers: the shipped zone model puts 0.94-0.95 of the cards found in the
+    detector and classifiers: the shipped zone model puts 0.945-0.958 of the cards found in the
     right zone on 200 such scenes, the linking rule alone 0.86 (models/MODEL_CARD.md)."""
     from vision.scan import CardDetector
     from vision.synth.artwork import HELD_OUT
@@ -76,11 +76,11 @@ def test_zones_on_rendered_held_out_scenes_beat_the_linking_rule():
         img, corners = render_scene(1_300_000 + k, list(HELD_OUT))
         truth = {c.card: c.zone for c in corners}
         boxes, scores, rank_p, suit_p = det.corners(img)
-        cards = [c for c in assign_cards(boxes, scores, rank_p, suit_p, det.bar(img)) if c.code in truth]
-        total += len(cards)
+        cards = assign_cards(boxes, scores, rank_p, suit_p, det.bar(img))  # as the scan has them
+        total += sum(c.code in truth for c in cards)  # a misread card has no true zone
         for name, kwargs in (("model", {}), ("rule", {"model": None})):
             assign_zones(boxes, cards, **kwargs)
-            right[name] += sum(truth[c.code] == c.zone for c in cards)
+            right[name] += sum(truth.get(c.code) == c.zone for c in cards)
     assert total > 250
     assert right["model"] / total >= 0.90
     assert right["model"] - right["rule"] >= 0.03 * total
