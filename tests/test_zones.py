@@ -84,3 +84,31 @@ def test_zones_on_rendered_held_out_scenes_beat_the_linking_rule():
     assert total > 250
     assert right["model"] / total >= 0.90
     assert right["model"] - right["rule"] >= 0.03 * total
+
+
+def test_fit_learns_a_rule_from_examples():
+    from vision.training.zones import fit
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(3000, len(FEATURES)))
+    y = ((x[:, 3] + 0.5 * x[:, 9]) > 0).astype(float)
+    scenes = np.arange(3000) // 10
+    model = fit(x, y, scenes, hidden=8, epochs=600, log=lambda *_: None)
+    test = rng.normal(size=(1000, len(FEATURES)))
+    truth = (test[:, 3] + 0.5 * test[:, 9]) > 0
+    assert np.mean((model.hand_probability(test) >= 0.5) == truth) > 0.95
+
+
+def test_training_command_writes_a_model_the_scanner_loads(tmp_path):
+    """Collect from a few rendered scenes through the real scanner, fit, write, load back."""
+    from vision.training.zones import main
+
+    assert main(["--scenes", "6", "--workers", "1", "--epochs", "100", "--out", str(tmp_path / "run"),
+                 "--models", str(tmp_path / "models")]) == 0
+    written = json.loads((tmp_path / "models" / "zone_model.json").read_text())
+    model = ZoneModel.from_json(written)
+    boxes, cards = _fan_and_trick()
+    p = model.hand_probability(card_features(boxes, cards))
+    assert p.shape == (len(cards),) and np.all((p >= 0) & (p <= 1))
+    assert main(["--fit-only", "--epochs", "50", "--out", str(tmp_path / "run"),
+                 "--models", str(tmp_path / "models")]) == 0

@@ -6,6 +6,7 @@
                            [--finetune 2x2] [--finetune-seed 21] [--designs first|all]
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
                            [--device cpu|0|auto] [--workers 0] [--refit 3,4] [--refit-scenes 1500] [--refit-only]
+                           [--zone-scenes 4000]
 
 Steps, each resumable (run the same command again after an interruption):
  1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
@@ -21,6 +22,8 @@ Steps, each resumable (run the same command again after an interruption):
     with crossed 7s (OUT/synth_refit), the batch norms frozen, and exported again (a member not
     trained in OUT starts from its file in --export-dir; --skip-classifier skips it too,
     --refit-only runs it alone)
+ 8. (--zone-scenes) the hand/table zone model (vision.training.zones) fitted on scenes read by the
+    models just exported: models/zone_model.json
 Needs the packages in requirements-train.txt (torch, ultralytics, onnx); the runtime does not.
 """
 from __future__ import annotations
@@ -91,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--negatives", type=int, default=8, help="'not an index' patches per training scene")
     ap.add_argument("--max-angle", type=float, default=8.0, help="training patches turned by up to this (deg)")
     ap.add_argument("--export-dir", type=Path, default=MODELS, help="where the ONNX files are written")
+    ap.add_argument("--zone-scenes", type=int, default=4000,
+                    help="scenes for the hand/table zone model, read by the exported models (0: keep the file)")
     ap.add_argument("--skip-detector", action="store_true")
     ap.add_argument("--skip-classifier", action="store_true")
     args = ap.parse_args(argv)
@@ -185,8 +190,22 @@ def main(argv: list[str] | None = None) -> int:
     refit = [int(m) for m in args.refit.split(",") if m.strip()]
     if refit and (args.refit_only or not args.skip_classifier):
         _refit_members(args, refit)
+    if args.zone_scenes > 0:
+        _fit_zones(args)
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
     return 0
+
+
+def _fit_zones(args) -> None:
+    """Step 8, in a process of its own so that the scanner loads the models of --export-dir."""
+    import os
+    import subprocess
+
+    log(f"zone model: {args.zone_scenes} scenes")
+    env = dict(os.environ, PIKI_MODELS_DIR=str(args.export_dir), PIKI_VISION_THREADS="1")
+    subprocess.run([sys.executable, "-m", "vision.training.zones", "--scenes", str(args.zone_scenes),
+                    "--out", str(args.out / "zones"), "--models", str(args.export_dir),
+                    "--workers", str(max(1, args.threads))], env=env, check=True, cwd=REPO)
 
 
 def _member_name(index: int) -> str:
