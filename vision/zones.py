@@ -120,7 +120,7 @@ def card_features(boxes, cards) -> np.ndarray:
     members: dict[int, list[int]] = {}
     for ci, g in enumerate(groups):
         members.setdefault(g, []).append(ci)
-    group_stats = {g: _group_stats(group, cards, centres, sizes) for g, group in members.items()}
+    group_stats = {g: _group_stats(group, centres, sizes) for g, group in members.items()}
     largest_group = max(len(group) for group in members.values())
     both = np.array([len(c.corners) >= 2 for c in cards], float)
     out = np.zeros((n, len(FEATURES)))
@@ -158,7 +158,7 @@ def card_features(boxes, cards) -> np.ndarray:
     return out
 
 
-def _group_stats(group: list[int], cards, centres, sizes) -> tuple[float, float]:
+def _group_stats(group: list[int], centres, sizes) -> tuple[float, float]:
     """(elongation, spacing cv) of a group's card centres (1, 0 for groups under three cards)."""
     if len(group) < 3:
         return 1.0, 0.0
