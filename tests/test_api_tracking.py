@@ -172,3 +172,31 @@ def test_thirteen_steady_cards_in_the_hand_zone_are_proposed_as_the_users_hand()
     # without hand_seat (the hand is known) nothing is asked
     tr2 = FrameTracker(stable_frames=1)
     assert tr2.update(scan, st)["questions"] == []
+
+
+def test_a_trick_card_read_in_the_hand_zone_is_played_once_the_users_hand_is_known():
+    """The scan called East's card "hand" (heaped with the user's fan): North's cards are known,
+    and nobody known holds it, so it is on the table."""
+    st, hands = game(known="N")
+    tr = FrameTracker(stable_frames=2)
+    lead = str(st.legal_cards()[0])
+    feed(tr, st, frame(lead), 2)
+    assert [str(c) for c in st.plays] == [lead]
+    east = ([c for c in hands["E"] if c[1] == lead[1]] or hands["E"])[0]  # following suit if East can
+    fan = [c for c in hands["N"] if c != lead]
+    scan = {"cards": [{"card": c, "zone": "hand", "confidence": 0.9} for c in fan + [east]]
+            + [{"card": lead, "zone": "table", "confidence": 0.9}]}
+    out = feed(tr, st, scan, 2)
+    assert [str(c) for c in st.plays] == [lead, east]
+    assert out["table"].count(east) == 1
+
+
+def test_a_whole_other_hand_in_the_hand_zone_is_not_played():
+    st, hands = game(known="N")
+    tr = FrameTracker(stable_frames=1)
+    lead = str(st.legal_cards()[0])
+    feed(tr, st, frame(lead), 1)
+    scan = {"cards": [{"card": c, "zone": "hand", "confidence": 0.9} for c in hands["E"]]
+            + [{"card": lead, "zone": "table", "confidence": 0.9}]}
+    feed(tr, st, scan, 3)
+    assert [str(c) for c in st.plays] == [lead]

@@ -6,7 +6,9 @@ with ``card``, ``confidence``, ``zone``) and the current :class:`advisor.state.H
 A card counts as played (a *confirmed* event the caller stores) only when
 
 * it is new: not yet in the state's plays, not already asked about;
-* it lies in the table zone with enough confidence for ``stable_frames`` frames in a row;
+* it lies in the table zone with enough confidence for ``stable_frames`` frames in a row (a
+  card read in the hand zone that no hand the game knows holds counts as on the table: up to four
+  such cards, a trick's worth);
 * it is the only such new card (two at once: whose was first is unknown → question);
 * playing it now is legal for the seat whose turn it is (else → question with the reason).
 
@@ -95,6 +97,22 @@ class FrameTracker:
         return q
 
     # ------------------------------------------------------------- one frame
+    @staticmethod
+    def _move_strays_to_table(hand: list[str], table: list[str], state: HandState) -> None:
+        """Where the game knows whose cards are held, a card read in the hand zone that no known
+        hand holds is a card on the table whose zone the scan misjudged (a trick's cards heaped
+        together look like a fan). Only a few such cards: a whole fan of them is another
+        player's hand in view, left alone."""
+        held = {str(c) for seat in range(4) if state.complete[seat] for c in state.holding(seat)}
+        if not held:
+            return
+        strays = [c for c in hand if c not in held]
+        if 0 < len(strays) <= 4:
+            for c in strays:
+                hand.remove(c)
+                if c not in table:
+                    table.append(c)
+
     def update(self, scan: dict[str, Any], state: HandState,
                hand_seat: str | None = None) -> dict[str, Any]:
         """Feed one frame; returns ``events`` (proposed/confirmed plays, trick_closed),
@@ -121,6 +139,7 @@ class FrameTracker:
             if card not in into:
                 into.append(card)
 
+        self._move_strays_to_table(hand, table, state)
         self.hand_streak = {c: self.hand_streak.get(c, 0) + 1 for c in hand}
         if hand_seat is not None:
             steady = sorted(c for c, n in self.hand_streak.items() if n >= self.stable_frames)
