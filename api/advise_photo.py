@@ -34,6 +34,31 @@ def _numbers(text: str, what: str) -> dict[str, int]:
     return out
 
 
+def hand_from_scan(scan: dict) -> tuple[list[str], list[str]]:
+    """The cards to bid with, and the scan's warnings with any of this choice's own.
+
+    Before the bidding ends no card has been played, so every card in view is the user's: all of
+    them, whatever zone the scan gave them, up to 13. More than 13 cannot be one hand: then the
+    hand zone's cards, the most confident 13 if there are more.
+
+    >>> scan = {"cards": [{"card": "AS", "zone": "hand", "confidence": 0.9},
+    ...                   {"card": "KD", "zone": "table", "confidence": 0.8}], "warnings": []}
+    >>> hand_from_scan(scan)
+    (['AS', 'KD'], [])
+    """
+    warnings = list(scan.get("warnings", []))
+    cards = scan.get("cards") or []
+    if len(cards) <= 13:
+        return [c["card"] for c in cards], warnings
+    held = [c for c in cards if c.get("zone") == "hand"] or cards
+    keep = {c["card"] for c in sorted(held, key=lambda c: -c.get("confidence", 0.0))[:13]}
+    hand = [c["card"] for c in cards if c["card"] in keep]
+    left = [c["card"] for c in cards if c["card"] not in keep]
+    warnings.append(f"{len(cards)} cards in view, more than one hand: bidding with {len(hand)}, leaving out "
+                    f"{' '.join(left)}; photograph your hand alone for a sure answer")
+    return hand, warnings
+
+
 def run_advise(args: argparse.Namespace) -> int:
     from advisor.advice import bid_json
     from vision.errors import ImageError
@@ -54,15 +79,14 @@ def run_advise(args: argparse.Namespace) -> int:
     except ImageError as e:
         print(f"piki: {args.image}: {e}", file=sys.stderr)
         return 2
-    warnings = list(scan.get("warnings", []))
-    hand = scan["hand"] or [c["card"] for c in scan["cards"]]
+    hand, warnings = hand_from_scan(scan)
     if len(hand) != 13:
         warnings.append(f"found {len(hand)} cards in the hand, expected 13: the advice samples the"
                         " missing ones; re-shoot with every corner visible for a sharper answer")
     try:
         record = HandRecord.from_json({
             "rules": args.rules, "dealer": dealer.name, "score_before": score, "bags_before": bags,
-            "hands": {seat.name: hand[:13]}, "bids": bids, "plays": [],
+            "hands": {seat.name: hand}, "bids": bids, "plays": [],
         })
         state = replay(record)
         if state.to_act != seat:
