@@ -256,3 +256,34 @@ def test_photo_upload_draws_and_reports(page, tmp_path):
         assert "not available" in page.locator("#global-error").inner_text()
     else:
         assert page.evaluate("document.querySelector('#photo-canvas').width") == 320
+
+
+def test_photo_of_a_hand_fills_the_bid_form(page, tmp_path):
+    """A rendered photo (held-out designs) of a hand and a few loose cards, 13 or fewer in all,
+    through the real scanner: every card read goes into the bid form's hand, whatever its zone
+    (nothing is played before the bidding ends)."""
+    import cv2
+
+    from vision.scan import scan_image
+    from vision.synth.artwork import HELD_OUT
+    from vision.synth.scene import render_scene
+
+    for seed in range(1_500_000, 1_500_400):
+        img, corners = render_scene(seed, list(HELD_OUT), scale=2)
+        truth = {c.card for c in corners}
+        zones = {c.zone for c in corners}
+        if 10 <= len(truth) <= 13 and zones == {"hand", "table"}:
+            break
+    path = tmp_path / "hand.jpg"
+    cv2.imwrite(str(path), img)
+    read = scan_image(str(path))
+    assert read["table"] and read["hand"]  # both zones in the scan: the form must take them all
+    page.goto("/#photo")
+    page.set_input_files("#photo-file", str(path))
+    page.wait_for_function("""() => document.querySelector('#photo-status').textContent.includes('recognised')
+                              || !document.querySelector('#global-error').hidden""", timeout=60_000)
+    assert not page.locator("#global-error").is_visible()
+    hand = page.evaluate("document.querySelector('#bid-form input[name=hand]').value").split()
+    assert sorted(hand) == sorted(c["card"] for c in read["cards"])
+    assert set(hand) <= truth
+    assert not page.errors

@@ -225,8 +225,13 @@ async function onPhoto(ev) {
     showCards($("#photo-table"), scan.table);
     status.textContent = (scan.cards.length ? t("scan_done", { n: scan.cards.length }) : t("no_cards"))
       + (scan.warnings && scan.warnings.length ? " " + scan.warnings.join(" ") : "");
-    // the hand for the advice: the hand zone, or all the cards when they were laid out apart
-    const mine = scan.hand && scan.hand.length ? scan.hand : (scan.table || []).length <= 13 ? scan.table : [];
+    // the hand to bid with: no card is played before the bidding ends, so every card in view up
+    // to 13 (whatever its zone); beyond 13 the hand zone's most confident 13 (as `piki advise`)
+    const all = scan.cards || [];
+    const held = all.filter(c => c.zone === "hand");
+    const pool = all.length <= 13 ? all : held.length ? held : all;
+    const keep = new Set(pool.slice().sort((a, b) => b.confidence - a.confidence).slice(0, 13).map(c => c.card));
+    const mine = all.filter(c => keep.has(c.card)).map(c => c.card);
     if (mine.length) $("#bid-form input[name=hand]").value = mine.join(" ");
   } catch (e) {
     status.textContent = "";
