@@ -83,3 +83,12 @@ def test_beyond_thirteen_the_hand_zone_and_the_most_confident():
     hand, warnings = hand_from_scan(_scan(*cards))
     assert hand == [r + "S" for r in ranks]
     assert "17 cards in view" in warnings[-1] and "AD" in warnings[-1] and "4H" in warnings[-1]
+
+
+def test_module_examples():
+    import doctest
+
+    import api.advise_photo
+
+    result = doctest.testmod(api.advise_photo)
+    assert result.attempted > 0 and result.failed == 0

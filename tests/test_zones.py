@@ -112,3 +112,12 @@ def test_training_command_writes_a_model_the_scanner_loads(tmp_path):
     assert p.shape == (len(cards),) and np.all((p >= 0) & (p <= 1))
     assert main(["--fit-only", "--epochs", "50", "--out", str(tmp_path / "run"),
                  "--models", str(tmp_path / "models")]) == 0
+
+
+def test_module_examples():
+    import doctest
+
+    import vision.zones
+
+    result = doctest.testmod(vision.zones)
+    assert result.attempted > 0 and result.failed == 0
