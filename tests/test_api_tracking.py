@@ -175,20 +175,33 @@ def test_thirteen_steady_cards_in_the_hand_zone_are_proposed_as_the_users_hand()
 
 
 def test_a_trick_card_read_in_the_hand_zone_is_played_once_the_users_hand_is_known():
-    """The scan called East's card "hand" (heaped with the user's fan): North's cards are known,
-    and nobody known holds it, so it is on the table."""
+    """The camera sees the trick only; the scan called East's card "hand" (heaped with the
+    lead). North's cards are known and nobody known holds it, so it is on the table."""
     st, hands = game(known="N")
     tr = FrameTracker(stable_frames=2)
     lead = str(st.legal_cards()[0])
     feed(tr, st, frame(lead), 2)
     assert [str(c) for c in st.plays] == [lead]
     east = ([c for c in hands["E"] if c[1] == lead[1]] or hands["E"])[0]  # following suit if East can
-    fan = [c for c in hands["N"] if c != lead]
-    scan = {"cards": [{"card": c, "zone": "hand", "confidence": 0.9} for c in fan + [east]]
-            + [{"card": lead, "zone": "table", "confidence": 0.9}]}
+    scan = {"cards": [{"card": east, "zone": "hand", "confidence": 0.9},
+                      {"card": lead, "zone": "table", "confidence": 0.9}]}
     out = feed(tr, st, scan, 2)
     assert [str(c) for c in st.plays] == [lead, east]
     assert out["table"].count(east) == 1
+
+
+def test_with_the_users_fan_in_view_a_stray_in_the_hand_zone_is_not_played():
+    """A card in the fan that no known hand holds may be a misread of one of the user's cards."""
+    st, hands = game(known="N")
+    tr = FrameTracker(stable_frames=1)
+    lead = str(st.legal_cards()[0])
+    feed(tr, st, frame(lead), 1)
+    east = ([c for c in hands["E"] if c[1] == lead[1]] or hands["E"])[0]
+    fan = [c for c in hands["N"] if c != lead]
+    scan = {"cards": [{"card": c, "zone": "hand", "confidence": 0.9} for c in fan + [east]]
+            + [{"card": lead, "zone": "table", "confidence": 0.9}]}
+    feed(tr, st, scan, 3)
+    assert [str(c) for c in st.plays] == [lead]
 
 
 def test_a_whole_other_hand_in_the_hand_zone_is_not_played():

@@ -6,9 +6,9 @@ with ``card``, ``confidence``, ``zone``) and the current :class:`advisor.state.H
 A card counts as played (a *confirmed* event the caller stores) only when
 
 * it is new: not yet in the state's plays, not already asked about;
-* it lies in the table zone with enough confidence for ``stable_frames`` frames in a row (a
-  card read in the hand zone that no hand the game knows holds counts as on the table: up to four
-  such cards, a trick's worth);
+* it lies in the table zone with enough confidence for ``stable_frames`` frames in a row (with
+  no known hand in view, a card read in the hand zone that no hand the game knows holds counts
+  as on the table: up to four such cards, a trick's worth);
 * it is the only such new card (two at once: whose was first is unknown → question);
 * playing it now is legal for the seat whose turn it is (else → question with the reason).
 
@@ -99,12 +99,13 @@ class FrameTracker:
     # ------------------------------------------------------------- one frame
     @staticmethod
     def _move_strays_to_table(hand: list[str], table: list[str], state: HandState) -> None:
-        """Where the game knows whose cards are held, a card read in the hand zone that no known
-        hand holds is a card on the table whose zone the scan misjudged (a trick's cards heaped
-        together look like a fan). Only a few such cards: a whole fan of them is another
-        player's hand in view, left alone."""
+        """Where the game knows whose cards are held and no known hand is in view, a card read in
+        the hand zone that no known hand holds is a card on the table whose zone the scan
+        misjudged (a trick's cards heaped together look like a fan). Only a few such cards: a
+        whole fan of them is another player's hand in view. With the user's fan in view a stray
+        may be a misread of one of its cards, so it is left alone."""
         held = {str(c) for seat in range(4) if state.complete[seat] for c in state.holding(seat)}
-        if not held:
+        if not held or sum(c in held for c in hand) > 2:
             return
         strays = [c for c in hand if c not in held]
         if 0 < len(strays) <= 4:
