@@ -1,6 +1,6 @@
 """Train the hand/table zone model on rendered scenes, through the real detector and classifiers.
 
-    python -m vision.training.zones --scenes 3000 --out runs/zones            # collect, fit, write
+    python -m vision.training.zones --scenes 4000 --out runs/zones            # collect, fit, write
     python -m vision.training.zones --out runs/zones --fit-only               # refit on what is there
     python -m vision.training.zones --evaluate 200 --seed 1100000             # shipped model vs rule
 
@@ -141,8 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     from ..synth.artwork import training_designs
 
     ap = argparse.ArgumentParser(description="train the hand/table zone model")
-    ap.add_argument("--scenes", type=int, default=3000)
-    ap.add_argument("--seed", type=int, default=4_200_000)
+    ap.add_argument("--scenes", type=int, default=4000)
+    ap.add_argument("--seed", type=int, default=None,
+                    help="first scene's seed (default 4200000 to train, 1100000 to --evaluate)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path("runs/zones"))
     ap.add_argument("--models", type=Path, default=Path(MODELS_DIR))
@@ -153,12 +154,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="only measure: N fresh scenes of the held-out designs per scale")
     args = ap.parse_args(argv)
     if args.evaluate:
-        print(json.dumps(evaluate(args.evaluate, args.seed), indent=1))
+        print(json.dumps(evaluate(args.evaluate, 1_100_000 if args.seed is None else args.seed), indent=1))
         return 0
     data = args.out / "examples.npz"
     if not args.fit_only:
         args.out.mkdir(parents=True, exist_ok=True)
-        x, y, ids = collect(args.scenes, args.seed, training_designs(), args.workers)
+        x, y, ids = collect(args.scenes, 4_200_000 if args.seed is None else args.seed, training_designs(),
+                            args.workers)
         np.savez_compressed(data, x=x, y=y, scenes=ids, features=np.array(FEATURES))
     elif not data.exists():
         ap.error(f"{data} is not there: collect first (without --fit-only)")
