@@ -113,7 +113,11 @@ def card_features(boxes, cards) -> np.ndarray:
     groups = link_groups(boxes, cards)
     hand = rule_hand(cards, groups)
     owners, pts, psize = _corners(boxes, cards)
-    sizes = np.array([float(np.median(psize[owners == ci])) for ci in range(n)])
+    counts = np.bincount(owners, minlength=n)
+    if counts.max() <= 2:  # the usual case: one or two corners a card, whose median is the mean
+        sizes = np.bincount(owners, weights=psize, minlength=n) / counts
+    else:
+        sizes = np.array([float(np.median(psize[owners == ci])) for ci in range(n)])
     centres = [pts[owners == ci] for ci in range(n)]
     dist = np.linalg.norm(pts[:, None] - pts[None], axis=2)
     median, largest = float(np.median(sizes)), float(sizes.max())
@@ -121,6 +125,7 @@ def card_features(boxes, cards) -> np.ndarray:
     for ci, g in enumerate(groups):
         members.setdefault(g, []).append(ci)
     group_stats = {g: _group_stats(group, centres, sizes) for g, group in members.items()}
+    group_size = {g: float(np.median(sizes[group])) for g, group in members.items()}
     largest_group = max(len(group) for group in members.values())
     both = np.array([len(c.corners) >= 2 for c in cards], float)
     out = np.zeros((n, len(FEATURES)))
@@ -153,7 +158,7 @@ def card_features(boxes, cards) -> np.ndarray:
             spread,
             np.log(n),
             len(group) / largest_group,
-            np.log(float(np.median(sizes[group])) / largest),
+            np.log(group_size[g] / largest),
         )
     return out
 
