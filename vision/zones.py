@@ -74,11 +74,19 @@ def link_groups(boxes, cards) -> list[int]:
     """For each card, the id of its group under the linking rule (a card's corners are joined
     through the card itself)."""
     owners, centres, sizes = _corners(boxes, cards)
-    dist = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    return _link(owners, sizes, _distances(centres), len(cards))
+
+
+def _distances(centres: np.ndarray) -> np.ndarray:
+    return np.linalg.norm(centres[:, None] - centres[None], axis=2)
+
+
+def _link(owners: np.ndarray, sizes: np.ndarray, dist: np.ndarray, n: int) -> list[int]:
+    """:func:`link_groups` from the corners' owners, sizes and distances."""
     lo, hi = np.minimum.outer(sizes, sizes), np.maximum.outer(sizes, sizes)
     # a hand is held at one distance: its indices look the same size
     linked = (hi <= SIZE_RATIO * lo) & (dist < LINK * np.add.outer(sizes, sizes) / 2)
-    parent = list(range(len(cards)))
+    parent = list(range(n))
 
     def find(a):
         while parent[a] != a:
@@ -88,16 +96,21 @@ def link_groups(boxes, cards) -> list[int]:
 
     for a, b in zip(*np.nonzero(np.triu(linked, 1))):
         parent[find(owners[a])] = find(owners[b])
-    return [find(ci) for ci in range(len(cards))]
+    return [find(ci) for ci in range(n)]
+
+
+def _members(groups: list[int]) -> dict[int, list[int]]:
+    """Group id -> its cards."""
+    members: dict[int, list[int]] = {}
+    for ci, g in enumerate(groups):
+        members.setdefault(g, []).append(ci)
+    return members
 
 
 def rule_hand(cards, groups: list[int]) -> set[int]:
     """The cards the linking rule calls the hand."""
-    members: dict[int, list[int]] = {}
-    for ci, g in enumerate(groups):
-        members.setdefault(g, []).append(ci)
     hand = set()
-    for group in members.values():
+    for group in _members(groups).values():
         # Cards lying apart show both corner indices; a fan hides all but one of each card's.
         both = sum(1 for ci in group if len(cards[ci].corners) >= 2)
         if len(group) >= MIN_HAND and both < BOTH_CORNERS_TABLE * len(group):
@@ -110,20 +123,18 @@ def card_features(boxes, cards) -> np.ndarray:
     n = len(cards)
     if n == 0:
         return np.zeros((0, len(FEATURES)))
-    groups = link_groups(boxes, cards)
-    hand = rule_hand(cards, groups)
     owners, pts, psize = _corners(boxes, cards)
+    dist = _distances(pts)
+    groups = _link(owners, psize, dist, n)
+    hand = rule_hand(cards, groups)
     counts = np.bincount(owners, minlength=n)
     if counts.max() <= 2:  # the usual case: one or two corners a card, whose median is the mean
         sizes = np.bincount(owners, weights=psize, minlength=n) / counts
     else:
         sizes = np.array([float(np.median(psize[owners == ci])) for ci in range(n)])
     centres = [pts[owners == ci] for ci in range(n)]
-    dist = np.linalg.norm(pts[:, None] - pts[None], axis=2)
     median, largest = float(np.median(sizes)), float(sizes.max())
-    members: dict[int, list[int]] = {}
-    for ci, g in enumerate(groups):
-        members.setdefault(g, []).append(ci)
+    members = _members(groups)
     group_stats = {g: _group_stats(group, centres, sizes) for g, group in members.items()}
     group_size = {g: float(np.median(sizes[group])) for g, group in members.items()}
     largest_group = max(len(group) for group in members.values())
@@ -137,9 +148,9 @@ def card_features(boxes, cards) -> np.ndarray:
             nearest = float(d.min())
             close = d < 5
             spread = float(np.mean(np.abs(np.log(psize[others][close] / s)))) if close.any() else 0.0
-            counts = [int(np.sum(d < r)) for r in (2, 3, 5)]
+            near = [int(np.sum(d < r)) for r in (2, 3, 5)]
         else:
-            nearest, spread, counts = 50.0, 0.0, [0, 0, 0]
+            nearest, spread, near = 50.0, 0.0, [0, 0, 0]
         g = groups[ci]
         group = members[g]
         elongation, spacing = group_stats[g]
@@ -154,7 +165,7 @@ def card_features(boxes, cards) -> np.ndarray:
             elongation,
             spacing,
             np.log(min(nearest, 50.0)),
-            *counts,
+            *near,
             spread,
             np.log(n),
             len(group) / largest_group,
@@ -173,7 +184,7 @@ def _group_stats(group: list[int], centres, sizes) -> tuple[float, float]:
     elongation = float(sv[1] / max(sv[0], 1e-6))
     d = np.linalg.norm(c[:, None] - c[None], axis=2)
     np.fill_diagonal(d, np.inf)
-    gaps = d.min(1) / np.array([sizes[k] for k in group])
+    gaps = d.min(1) / sizes[group]
     spacing = float(gaps.std() / max(gaps.mean(), 1e-6))
     return elongation, spacing
 
