@@ -160,6 +160,42 @@ def test_generator_labels_are_real_visible_corners(held_out_scene):
     assert max(codes.count(x) for x in codes) <= 4
 
 
+def test_partly_shown_corners_come_apart_from_the_labels_with_the_same_pixels():
+    partly_shown = 0
+    for seed in range(910_100, 910_106):
+        img, labels = render_scene(seed, list(HELD_OUT))
+        every_img, every = render_scene(seed, list(HELD_OUT), min_visible=0.0)
+        assert every_img.tobytes() == img.tobytes()
+        assert [c.as_dict() for c in every if c.visible >= 0.6] == [c.as_dict() for c in labels]
+        partly = [c for c in every if c.visible < 0.6]
+        assert all(0 < c.visible < 0.6 for c in partly)
+        partly_shown += len(partly)
+    assert partly_shown, "fanned hands hide some indices in part"
+
+
+def test_a_card_read_where_its_index_shows_in_part_is_neither_right_nor_wrong():
+    from vision.evaluate import Tally, partly_seen
+
+    partial = [{"card": "3H", "zone": "hand", "box": [100, 100, 130, 150], "visible": 0.5}]
+    assert partly_seen({"card": "3H", "box": [104, 102, 128, 140]}, partial)
+    assert not partly_seen({"card": "5H", "box": [104, 102, 128, 140]}, partial)  # another card there
+    assert not partly_seen({"card": "3H", "box": [300, 300, 330, 350]}, partial)  # the 3H elsewhere
+    labelled = [{"card": "AS", "zone": "hand", "box": [10, 10, 40, 60]}]
+    gt = np.array([c["box"] for c in labelled], np.float32)
+    # three corners read: the labelled AS, the partly shown 3H, and a 9C where no 9C is
+    boxes = np.array([[10, 10, 40, 60], [104, 102, 128, 140], [300, 300, 330, 350]], np.float32)
+    rank_p = np.full((3, 14), 1e-4, np.float32)
+    suit_p = np.full((3, 4), 1e-4, np.float32)
+    for i, (rank, suit) in enumerate((("A", "S"), ("3", "H"), ("9", "C"))):
+        rank_p[i, "23456789TJQKA".index(rank)] = 1.0
+        suit_p[i, "SHDC".index(suit)] = 1.0
+    tally = Tally()
+    tally.add(labelled, gt, boxes, np.ones(3, np.float32), rank_p, suit_p, partial=partial)
+    report = tally.report()
+    assert (report["cards_true"], report["cards_false"], report["cards_partly_seen"]) == (1, 1, 1)
+    assert report["card_precision"] == 0.5
+
+
 def test_generator_writes_yolo_dataset(tmp_path):
     from vision.synth.generate import generate
 
@@ -360,6 +396,7 @@ def test_unsure_corners_are_read_again_by_the_second_ensemble():
 @needs_models
 def test_photos_use_their_own_lower_confidence_bar():
     from vision.assemble import MIN_CONF, PHOTO_MIN_CONF, build_result
+    from vision.evaluate import partly_seen
     from vision.scan import CardDetector
 
     det = CardDetector()
@@ -368,19 +405,22 @@ def test_photos_use_their_own_lower_confidence_bar():
     found = {"photo": 0, "frame": 0}
     wrong = {"photo": 0, "frame": 0}
     for seed in range(930_000, 930_012):  # 1280-px renders, as a phone photo
-        img, corners = render_scene(seed, list(HELD_OUT), scale=2)
+        img, every = render_scene(seed, list(HELD_OUT), scale=2, min_visible=0.0)
         assert det.bar(img) == PHOTO_MIN_CONF < MIN_CONF
-        truth = {c.card for c in corners}
+        truth = {c.card for c in every if c.visible >= 0.6}
+        partial = [c.as_dict() for c in every if c.visible < 0.6]
         read = det.corners(img)
         assert {c["card"] for c in det.scan(img)["cards"]} == \
             {c["card"] for c in build_result(*read, min_conf=PHOTO_MIN_CONF)["cards"]}
         for name, bar in (("photo", PHOTO_MIN_CONF), ("frame", MIN_CONF)):
-            cards = {c["card"] for c in build_result(*read, min_conf=bar)["cards"]}
-            found[name] += len(cards & truth)
-            wrong[name] += len(cards - truth)
-    assert found["photo"] > found["frame"], found  # 146 against 139 of 157 when written
-    assert wrong["photo"] <= wrong["frame"] + 1, wrong  # 2 and 1
-    assert found["photo"] / (found["photo"] + wrong["photo"]) >= 0.98
+            cards = [c for c in build_result(*read, min_conf=bar)["cards"]
+                     if c["card"] in truth or not partly_seen(c, partial)]
+            found[name] += len({c["card"] for c in cards} & truth)
+            wrong[name] += len({c["card"] for c in cards} - truth)
+    # when written: 150 against 144 found, 3 wrong against 1 (4C read where a 4S is, 0.35)
+    assert found["photo"] >= found["frame"] + 4, (found, wrong)
+    assert wrong["photo"] <= wrong["frame"] + 2, (found, wrong)
+    assert found["photo"] / (found["photo"] + wrong["photo"]) >= 0.98, (found, wrong)
 
 
 @needs_models

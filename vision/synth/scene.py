@@ -167,11 +167,14 @@ def _occluder(rng, canvas, idmap, hand: list[Placement], design: Design):
 
 
 def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | None = None,
-                 scale: float = 1.0):
+                 scale: float = 1.0, min_visible: float = MIN_VISIBLE):
     """Returns (BGR uint8 image, list[Corner]).
 
     ``scale`` renders the same scene (layout, cards, damage) with that many times the pixels:
     ``scale=2`` is a 1280-px photo of what ``scale=1`` shows at 640 px, as a phone would take it.
+    ``min_visible`` below MIN_VISIBLE also returns corners that show only in part (the labels
+    leave them out; an evaluation needs them to tell a partly hidden card read right from a
+    wrong one); the pixels are the same.
     """
     rng = np.random.default_rng(seed)
     w1, h1 = SIZES[int(rng.integers(0, len(SIZES)))]
@@ -262,7 +265,7 @@ def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | No
             seen = int((own & (own_map == idx)).sum()) / total
             bx1, by1 = np.clip(pts.min(0), 0, [w, h])
             bx2, by2 = np.clip(pts.max(0), 0, [w, h])
-            if seen < MIN_VISIBLE or bx2 - bx1 < 4 or by2 - by1 < 4:
+            if seen < min_visible or seen == 0 or bx2 - bx1 < 4 or by2 - by1 < 4:
                 continue
             corners.append(Corner(p.code, p.zone, np.round(pts, 2).tolist(),
                                   [round(float(v), 2) for v in (bx1, by1, bx2, by2)], seen))
