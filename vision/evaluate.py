@@ -3,6 +3,7 @@
     python -m vision.evaluate --render 200            # fresh scenes of the held-out designs
     python -m vision.evaluate --render 100 --scale 4  # the same at 2560 px, as a phone takes them
     python -m vision.evaluate --render 100 --scale 3 --wider 2  # those cards in half the frame
+    python -m vision.evaluate --render 100 --scale 3 --damage motion  # a shaken phone
     python -m vision.evaluate --folder DIR [--split val] [--limit 300] [--json report.json]
 
 --folder takes this project's synthetic layout (images/SPLIT, labels/SPLIT, meta/SPLIT) or any
@@ -27,6 +28,7 @@ import numpy as np
 
 from .assemble import CODES, MIN_CONF, build_result, card_probabilities
 from .scan import CardDetector
+from .synth.effects import PHOTO_DAMAGE
 
 EVAL_SEED_BASE = 900_000  # disjoint from the seeds used for training and validation scenes
 READABLE = 20  # px: a corner index whose box is at least this tall or wide is "readable"
@@ -199,15 +201,19 @@ def evaluate_folder(folder: Path, split: str | None, limit: int | None, det: Car
 
 
 def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_SEED_BASE,
-                      scale: float = 1.0, wider: float = 1.0) -> dict:
+                      scale: float = 1.0, wider: float = 1.0, damage: str | None = None) -> dict:
     """``scale`` > 1 renders the same scenes with more pixels, as a phone photo has them;
-    ``wider`` > 1 puts each in a frame that many times wider and taller (the camera farther back)."""
+    ``wider`` > 1 puts each in a frame that many times wider and taller (the camera farther back);
+    ``damage`` adds one of vision.synth.effects.PHOTO_DAMAGE on top."""
     from .synth.artwork import HELD_OUT
+    from .synth.effects import photo_damage
     from .synth.scene import MIN_VISIBLE, in_wider_frame, render_scene
 
     tally = Tally()
     for k in range(n):
         img, every = render_scene(seed + k, list(designs or HELD_OUT), scale=scale, min_visible=0.0)
+        if damage:
+            img = photo_damage(damage, img, scale, seed + k)
         if wider != 1.0:
             img, every = in_wider_frame(img, every, seed + k, wider)
         corners = [c.as_dict() for c in every if c.visible >= MIN_VISIBLE]
@@ -228,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="render at this many times the 640-px scene size (2-6: phone-like photos)")
     ap.add_argument("--wider", type=float, default=1.0,
                     help="put each rendered scene in a frame this many times wider and taller")
+    ap.add_argument("--damage", choices=PHOTO_DAMAGE,
+                    help="harder photos: defocused, dim (noise, strong JPEG) or shaken")
     ap.add_argument("--imgsz", type=int, default=None, help="detector input size")
     ap.add_argument("--no-zoom", action="store_true", help="no second, larger detector pass")
     ap.add_argument("--json", type=Path, help="also write the report here")
@@ -240,7 +248,8 @@ def main(argv: list[str] | None = None) -> int:
     reports = {}
     if args.render:
         reports["rendered_held_out"] = evaluate_rendered(args.render, det, seed=args.seed,
-                                                            scale=args.scale, wider=args.wider)
+                                                            scale=args.scale, wider=args.wider,
+                                                            damage=args.damage)
     if args.folder:
         reports[str(args.folder)] = evaluate_folder(args.folder, args.split, args.limit, det)
     if not reports:

@@ -84,3 +84,32 @@ def damage(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     if rng.random() < 0.7:
         out = jpeg(rng, out)
     return out
+
+
+# Harder photos than the scenes' own damage, for measuring how the detector holds up (never used
+# in training): ``scale`` is the render's scale over 640 px, so a blur covers the same part of a
+# card at any size. A dim room (underexposed, sensor noise, strong JPEG), a defocused camera, a
+# shaken one.
+PHOTO_DAMAGE = ("defocus", "dim", "motion")
+
+
+def photo_damage(kind: str, img: np.ndarray, scale: float, seed: int) -> np.ndarray:
+    """uint8 BGR image -> the same with ``kind`` of PHOTO_DAMAGE on top, seeded."""
+    rng = np.random.default_rng([seed, 13])
+    f = img.astype(np.float32)
+    if kind == "defocus":
+        f = cv2.GaussianBlur(f, (0, 0), 0.8 * scale)
+    elif kind == "dim":
+        f = f * 0.45 + rng.normal(0, 10, f.shape)
+        ok, buf = cv2.imencode(".jpg", np.clip(f, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 50])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    elif kind == "motion":
+        k = int(round(3 * scale)) | 1
+        line = np.zeros((k, k), np.float32)
+        line[k // 2, :] = 1.0
+        turn = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        line = cv2.warpAffine(line, turn, (k, k))
+        f = cv2.filter2D(f, -1, line / line.sum())
+    else:
+        raise ValueError(f"unknown photo damage {kind!r}: one of {', '.join(PHOTO_DAMAGE)}")
+    return np.clip(f, 0, 255).astype(np.uint8)
