@@ -299,6 +299,21 @@ def test_shipped_models_find_held_out_cards():
     assert report["corner_mAP50"] >= MIN_CORNER_MAP50, report
 
 
+@needs_models
+def test_harder_photos_are_measured_on_the_same_scenes():
+    from vision.evaluate import evaluate_rendered
+    from vision.scan import CardDetector
+
+    det = CardDetector()
+    clean = evaluate_rendered(4, det, seed=910_300, scale=2)
+    dim = evaluate_rendered(4, det, seed=910_300, scale=2, damage="dim")
+    assert clean["corners_labelled"] == dim["corners_labelled"]  # the same cards in view
+    assert clean["cards_true"] + clean["cards_missed"] == dim["cards_true"] + dim["cards_missed"]
+    assert dim["card_recall"] >= 0.8 and dim["card_precision"] >= 0.95, dim
+    with pytest.raises(ValueError, match="unknown photo damage"):
+        evaluate_rendered(1, det, seed=910_300, scale=2, damage="fog")
+
+
 def test_scale_renders_the_same_scene_with_more_pixels():
     small, corners = render_scene(900_321, list(HELD_OUT))
     big, big_corners = render_scene(900_321, list(HELD_OUT), scale=2)
