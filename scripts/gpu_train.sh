@@ -34,11 +34,12 @@ mkdir -p "$OUT_DIR"
 THREADS=$(nproc)
 # Scenes are written by all cores; the detector trains at the run-time pixel scale from the start
 # (IMGSZ 480 against 416 at run time: the small indices stay sharp), with the data loaded in
-# parallel. The classifiers are left as they are (they train on the CPU).
+# parallel. The classifiers are left as they are (they train on the CPU), and so is the zone model
+# (it reads scenes through the classifiers, which the export directory here does not hold).
 "$PY" -m vision.train --out /tmp/piki-gpu --scenes "${SCENES:-5000}" --val-scenes "${VAL_SCENES:-300}" \
     --threads "$THREADS" --device auto --workers "$(( THREADS > 8 ? 8 : THREADS ))" \
     --imgsz "${IMGSZ:-480}" --batch "${BATCH:-64}" --hours "${HOURS:-0.08}" \
-    --finetune-hours 0 --refine-hours 0 --skip-classifier --export-dir "$OUT_DIR" 2>&1 \
+    --finetune-hours 0 --refine-hours 0 --skip-classifier --zone-scenes 0 --export-dir "$OUT_DIR" 2>&1 \
     | tee "$OUT_DIR/train.log"
 cp /tmp/piki-gpu/detector/results.csv "$OUT_DIR/" 2>/dev/null || true
 ls -la "$OUT_DIR"
