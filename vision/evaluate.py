@@ -8,7 +8,8 @@
 
 --folder takes this project's synthetic layout (images/SPLIT, labels/SPLIT, meta/SPLIT) or any
 YOLO-format folder (images/ + labels/, every box counted as a corner index). Reports:
-  * corner mAP50 of the detector (one class: corner index),
+  * corner mAP50 of the detector (one class: corner index; in rendered scenes a detection of a
+    partly shown index counts neither way),
   * card identity recall and precision (needs card labels: meta/*.json or rendered scenes); in
     rendered scenes a card reported where its index shows only in part (under the label's
     MIN_VISIBLE, so unlabelled) is neither right nor wrong: counted apart as "partly seen",
@@ -81,8 +82,10 @@ def partly_seen(card: dict, partial: list[dict]) -> bool:
                for c in partial)
 
 
-def match(pred: np.ndarray, scores: np.ndarray, gt: np.ndarray, thr: float = 0.5):
-    """Greedy match by score: (list of (score, tp)), {pred index: gt index}."""
+def match(pred: np.ndarray, scores: np.ndarray, gt: np.ndarray, thr: float = 0.5, ignore=None):
+    """Greedy match by score: (list of (score, tp)), {pred index: gt index}. A prediction that
+    matches no label and whose ``ignore`` flag is set (it lies on a partly shown index) is left
+    out of the list: neither a true nor a false positive."""
     ious = iou_matrix(pred, gt)
     used, recs, pairs = set(), [], {}
     for i in np.argsort(-scores):
@@ -91,6 +94,8 @@ def match(pred: np.ndarray, scores: np.ndarray, gt: np.ndarray, thr: float = 0.5
         if ok:
             used.add(j)
             pairs[int(i)] = j
+        elif ignore is not None and ignore[i]:
+            continue
         recs.append((float(scores[i]), ok))
     return recs, pairs
 
@@ -109,7 +114,8 @@ class Tally:
     def add(self, gt_corners: list[dict] | None, gt_boxes: np.ndarray, boxes, scores, rank_p, suit_p,
             min_conf: float = MIN_CONF, partial: list[dict] = ()):
         """``partial``: corners of the scene that show only in part (not labelled)."""
-        recs, pairs = match(boxes, scores, gt_boxes)
+        on_partial = [any(overlap_share(b, c["box"]) >= PARTLY_SEEN_OVERLAP for c in partial) for b in boxes]
+        recs, pairs = match(boxes, scores, gt_boxes, ignore=on_partial)
         self.ap_records += recs
         self.n_gt += len(gt_boxes)
         if gt_corners is None:
