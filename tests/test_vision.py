@@ -304,6 +304,32 @@ def test_shipped_models_find_held_out_cards():
 
 
 @needs_models
+def test_evaluate_a_labelled_folder_with_and_without_card_labels(tmp_path, capsys):
+    import shutil
+
+    from vision.evaluate import main as evaluate_main
+    from vision.synth.generate import generate
+
+    ours = tmp_path / "ours"
+    generate(ours, 0, 6, seed=5)  # validation scenes: the held-out designs, with meta/ card labels
+    assert evaluate_main(["--folder", str(ours), "--split", "val", "--json", str(tmp_path / "r.json")]) == 0
+    report = json.loads((tmp_path / "r.json").read_text())[str(ours)]
+    assert report["images"] == 6 and report["corners_labelled"] > 20
+    assert report["corner_mAP50"] > 0.7 and report["card_recall"] > 0.6 and report["card_precision"] > 0.9
+    # any YOLO folder: images/ and labels/ only, every box a corner index; no card labels
+    plain = tmp_path / "plain"
+    shutil.copytree(ours / "images" / "val", plain / "images")
+    shutil.copytree(ours / "labels" / "val", plain / "labels")
+    capsys.readouterr()
+    assert evaluate_main(["--folder", str(plain)]) == 0
+    plain_report = json.loads(capsys.readouterr().out)[str(plain)]
+    assert plain_report["corners_labelled"] == report["corners_labelled"]
+    assert plain_report["corner_mAP50"] > 0.7 and "card_recall" not in plain_report
+    with pytest.raises(SystemExit):  # neither --render nor --folder
+        evaluate_main([])
+
+
+@needs_models
 def test_harder_photos_are_measured_on_the_same_scenes():
     from vision.evaluate import evaluate_rendered
     from vision.scan import CardDetector
