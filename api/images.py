@@ -9,7 +9,25 @@ from typing import Any
 from .config import Settings
 from .errors import ImageRejected, Unavailable
 
-ALLOWED_FORMATS = {"JPEG", "PNG", "WEBP", "BMP"}
+ALLOWED_FORMATS = {"JPEG", "PNG", "WEBP", "BMP", "HEIF"}
+
+
+def _heif_size(data: bytes) -> tuple[int, int]:
+    """(width, height) of a HEIC/HEIF upload (an iPhone's photo) from its header; 415 for
+    anything else Pillow cannot identify."""
+    try:
+        from vision.errors import ImageError, UnsupportedFormat
+        from vision.image_io import heif_size, is_heif
+    except ImportError:  # the API without the card detector installed
+        is_heif = None
+    if is_heif is None or not is_heif(data):
+        raise ImageRejected(415, "not an image: send a JPEG, PNG, WebP or HEIC file")
+    try:
+        return heif_size(data, "the image")
+    except UnsupportedFormat as e:  # pillow-heif is not installed
+        raise ImageRejected(415, str(e)) from None
+    except ImageError as e:  # a cut or corrupt file
+        raise ImageRejected(422, str(e)) from None
 
 
 def check_image(data: bytes, settings: Settings) -> tuple[int, int]:
@@ -31,19 +49,13 @@ def check_image(data: bytes, settings: Settings) -> tuple[int, int]:
             with Image.open(io.BytesIO(data)) as im:
                 fmt, (w, h) = im.format, im.size
     except UnidentifiedImageError:
-        try:
-            from vision.image_io import HEIF_ADVICE, is_heif
-        except ImportError:  # the API without the card detector installed
-            is_heif = None
-        if is_heif is not None and is_heif(data):
-            raise ImageRejected(415, f"the image {HEIF_ADVICE}") from None
-        raise ImageRejected(415, "not an image: send a JPEG, PNG or WebP file") from None
+        fmt, (w, h) = "HEIF", _heif_size(data)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ImageRejected(413, "the image has too many pixels (decompression bomb?)") from None
     except Exception as e:  # truncated headers and the like
         raise ImageRejected(422, f"unreadable image: {e}") from None
     if fmt not in ALLOWED_FORMATS:
-        raise ImageRejected(415, f"{fmt} images are not accepted: send JPEG, PNG or WebP")
+        raise ImageRejected(415, f"{fmt} images are not accepted: send JPEG, PNG, WebP or HEIC")
     if w <= 0 or h <= 0:
         raise ImageRejected(422, "the image has no pixels")
     if w > settings.max_image_side or h > settings.max_image_side or w * h > settings.max_image_pixels:

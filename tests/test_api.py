@@ -272,9 +272,9 @@ def test_advice_timeout_is_504_and_frees_the_worker(tmp_path):
 # ---------------------------------------------------------------- scan: upload guards
 def test_scan_refuses_non_images(client):
     assert_error(client.post("/v1/scan", files={"image": ("a.jpg", b"hello", "image/jpeg")}), 415, "image")
-    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(300)
-    assert_error(client.post("/v1/scan", files={"image": ("IMG_0001.HEIC", heic, "image/heic")}), 415,
-                 "HEIC", "JPEG")
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(300)  # a header, no picture
+    assert_error(client.post("/v1/scan", files={"image": ("IMG_0001.HEIC", heic, "image/heic")}), 422,
+                 "HEIC", "cannot be decoded")
     assert_error(client.post("/v1/scan", files={"image": ("a.jpg", b"", "image/jpeg")}), 422, "empty")
     assert_error(client.post("/v1/scan", files={"other": ("a.jpg", png_bytes(), "image/png")}), 422, "image")
     assert_error(client.post("/v1/scan", json={"image": "x"}), 422)
@@ -299,7 +299,8 @@ def test_scan_of_a_real_image(client):
     assert "warnings" in out
 
 
-def test_scan_finds_the_cards_of_a_rendered_table(client):
+def rendered_table():
+    """A 640x480 picture of four cards lying on a table, and where each card lies."""
     from PIL import Image
 
     art = ROOT / "datasets" / "artwork" / "raster" / "anglo"
@@ -310,6 +311,11 @@ def test_scan_finds_the_cards_of_a_rendered_table(client):
     for code, spot in cards.items():
         pic = Image.open(art / f"{code}.png").convert("RGB")
         im.paste(pic.resize((150, int(150 * pic.height / pic.width))), spot)
+    return im, cards
+
+
+def test_scan_finds_the_cards_of_a_rendered_table(client):
+    im, cards = rendered_table()
     buf = io.BytesIO()
     im.save(buf, "JPEG", quality=85)
     r = client.post("/v1/scan", files={"image": ("table.jpg", buf.getvalue(), "image/jpeg")})
@@ -324,6 +330,42 @@ def test_scan_finds_the_cards_of_a_rendered_table(client):
         assert sx - 10 <= x1 < x2 <= sx + 160 and sy - 10 <= y1 < y2 <= sy + 240
         assert 0 < c["confidence"] <= 1 and c["zone"] == "table"
     assert out["width"] == 640 and out["height"] == 480
+
+
+def test_scan_reads_an_iphone_heic_photo_the_way_it_is_shown(client):
+    pillow_heif = pytest.importorskip("pillow_heif")
+    from PIL import Image
+
+    im, cards = rendered_table()
+    exif = Image.Exif()
+    exif[0x0112] = 6  # stored sideways, "turn 90 degrees clockwise to show", as an iPhone does
+    buf = io.BytesIO()
+    pillow_heif.from_pillow(im.transpose(Image.Transpose.ROTATE_90)).save(buf, quality=90, exif=exif.tobytes())
+    r = client.post("/v1/scan", files={"image": ("IMG_0003.HEIC", buf.getvalue(), "image/heic")})
+    if r.status_code == 503:
+        pytest.skip(assert_error(r, 503, "not available")["detail"])
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert sorted(out["table"]) == sorted(cards) and out["hand"] == []
+    assert out["width"] == 640 and out["height"] == 480
+    for c in out["cards"]:  # boxes on the picture as shown
+        x1, y1, x2, y2 = c["box"]
+        sx, sy = cards[c["card"]]
+        assert sx - 10 <= x1 < x2 <= sx + 160 and sy - 10 <= y1 < y2 <= sy + 240
+
+
+def test_heic_upload_where_pillow_heif_is_missing_says_what_to_send(monkeypatch):
+    import sys
+
+    from api.config import Settings
+    from api.errors import ImageRejected
+    from api.images import check_image
+
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)  # as if it were not installed
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(300)
+    with pytest.raises(ImageRejected) as e:
+        check_image(heic, Settings())
+    assert e.value.status == 415 and "send it as JPEG or PNG" in e.value.detail
 
 
 # ---------------------------------------------------------------- live games

@@ -241,7 +241,7 @@ def _png_header(w: int, h: int) -> bytes:
 @pytest.mark.parametrize("payload, message", [
     (b"", "empty"),
     (b"this is not an image at all", "not a readable image"),
-    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200), "HEIC/HEIF photo"),
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200), "HEIC/HEIF file that cannot be decoded"),
     (b"\xff\xd8\xff\xe0garbage" * 3, "not a readable image"),
     (_png_header(20000, 20000), "too large"),
 ])
@@ -265,6 +265,47 @@ def test_bad_files_raise_image_error(tmp_path):
         load_image(np.zeros((100, 100, 3), np.float32))
     with pytest.raises(ImageError, match="too small"):
         load_image(np.zeros((4, 4, 3), np.uint8))
+
+
+def heic_bytes(img: np.ndarray, orientation: int = 1, quality: int = 90) -> bytes:
+    """``img`` (BGR) saved as an iPhone would: HEIC, turned by ``orientation`` (EXIF code)."""
+    pillow_heif = pytest.importorskip("pillow_heif")
+    from io import BytesIO
+
+    from PIL import Image
+
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = BytesIO()
+    pillow_heif.from_pillow(Image.fromarray(np.ascontiguousarray(img[:, :, ::-1]))).save(
+        buf, quality=quality, exif=exif.tobytes())
+    return buf.getvalue()
+
+
+def test_heic_photos_are_read_upright(tmp_path):
+    img = np.zeros((120, 200, 3), np.uint8)
+    img[:60, :100] = (0, 0, 255)  # a red block at the top left, in BGR
+    img[60:, 100:] = (255, 200, 0)
+    path = tmp_path / "IMG_0001.HEIC"
+    path.write_bytes(heic_bytes(img))
+    got = load_image(str(path))
+    assert got.shape == img.shape
+    assert np.abs(got.astype(int) - img).mean() < 6
+    # an iPhone held upright stores the picture sideways and says "turn 90 degrees clockwise"
+    turned = load_image(heic_bytes(img, orientation=6))
+    assert turned.shape == (200, 120, 3)
+    assert np.abs(turned.astype(int) - np.rot90(img, -1)).mean() < 6
+    with pytest.raises(ImageError, match="HEIC/HEIF file that cannot be decoded"):
+        load_image(heic_bytes(img)[:300])
+
+
+def test_heic_without_pillow_heif_says_what_to_send(monkeypatch):
+    import sys
+
+    data = heic_bytes(np.full((64, 64, 3), 90, np.uint8))
+    monkeypatch.setitem(sys.modules, "pillow_heif", None)  # as if it were not installed
+    with pytest.raises(ImageError, match="send it as JPEG or PNG"):
+        load_image(data)
 
 
 needs_models = pytest.mark.skipif(
@@ -519,6 +560,22 @@ def test_cli_json_lines_and_bad_image(tmp_path, capsys, held_out_scene):
     assert captured.out == ""
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and "bad.jpg" in err[0] and "Traceback" not in captured.err
+
+
+@needs_models
+def test_a_heic_phone_photo_scans_like_the_same_photo_in_png(tmp_path, capsys):
+    from vision.cli import run_scan
+    from vision.scan import scan_image
+
+    img, corners = render_scene(900_128, list(HELD_OUT), scale=2)  # a hand of 13 and 5 cards on the table
+    there = {c.card for c in corners}
+    as_png = {c["card"] for c in scan_image(img)["cards"]}
+    path = tmp_path / "IMG_0002.HEIC"
+    path.write_bytes(heic_bytes(np.ascontiguousarray(np.rot90(img)), orientation=6))  # stored sideways
+    assert run_scan([str(path)], True, None) == 0
+    found = {c["card"] for c in json.loads(capsys.readouterr().out)["cards"]}
+    assert len(as_png) >= 10 and found <= there
+    assert len(found & as_png) >= 0.9 * len(as_png), (sorted(found), sorted(as_png))
 
 
 def test_assemble_with_true_corners_lists_each_card_once_with_zones():

@@ -7,21 +7,58 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .errors import ImageError
+from .errors import ImageError, UnsupportedFormat
 
 MAX_PIXELS = 50_000_000
 MAX_BYTES = 200 * 1024 * 1024
 MIN_SIDE = 16
-# ISO base media "ftyp" brands of HEIC/HEIF stills (what iPhones save by default); AVIF, WebP,
-# TIFF and the rest decode with OpenCV
+# ISO base media "ftyp" brands of HEIC/HEIF stills (what iPhones save by default), decoded by
+# pillow-heif (libheif); AVIF, WebP, TIFF and the rest decode with OpenCV
 HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"}
-HEIF_ADVICE = ("is a HEIC/HEIF photo, which piki cannot read: send it as JPEG or PNG (on an iPhone: "
-               "Settings > Camera > Formats > Most Compatible, or share it as JPEG)")
+# said only where pillow-heif is not installed
+HEIF_ADVICE = ("is a HEIC/HEIF photo, which this installation cannot read (pillow-heif is missing): "
+               "send it as JPEG or PNG (on an iPhone: Settings > Camera > Formats > Most Compatible, "
+               "or share it as JPEG)")
 
 
 def is_heif(data: bytes) -> bool:
     """Whether ``data`` starts like a HEIC/HEIF still image."""
     return data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
+
+
+def _open_heif(data: bytes, name: str):
+    """The primary image of a HEIC/HEIF file, not yet decoded; ImageError where pillow-heif is
+    missing or the file is broken."""
+    try:
+        import pillow_heif
+    except ImportError:
+        raise UnsupportedFormat(f"{name} {HEIF_ADVICE}") from None
+    try:
+        return pillow_heif.open_heif(data, convert_hdr_to_8bit=True)
+    except Exception as exc:  # libheif's own errors: a cut or corrupt file
+        raise ImageError(f"{name} is a HEIC/HEIF file that cannot be decoded ({exc})") from None
+
+
+def heif_size(data: bytes, name: str = "image") -> tuple[int, int]:
+    """(width, height) of a HEIC/HEIF photo as shown (turned as the file says), from its header."""
+    return tuple(_open_heif(data, name).size)
+
+
+def _decode_heif(data: bytes, name: str) -> np.ndarray:
+    """A HEIC/HEIF photo as a BGR array, 8 bits a channel. libheif applies the file's rotation and
+    mirroring (an iPhone's sideways shot comes out the way it is shown); the pixel limit is checked
+    on the header before anything is decoded."""
+    heif = _open_heif(data, name)
+    _check_size(*heif.size)
+    try:
+        arr = np.asarray(heif)
+    except Exception as exc:
+        raise ImageError(f"{name} is a HEIC/HEIF file that cannot be decoded ({exc})") from None
+    if arr.ndim == 3 and arr.shape[2] == 3:
+        return np.ascontiguousarray(arr[:, :, ::-1])
+    if arr.ndim == 3 and arr.shape[2] == 4:
+        return cv2.cvtColor(np.ascontiguousarray(arr), cv2.COLOR_RGBA2BGR)
+    return from_array(np.ascontiguousarray(arr))
 
 
 def _header_size(data: bytes) -> tuple[int, int] | None:
@@ -58,13 +95,13 @@ def decode_bytes(data: bytes, name: str = "image") -> np.ndarray:
         raise ImageError(f"{name} is empty")
     if len(data) > MAX_BYTES:
         raise ImageError(f"{name} is too large: {len(data)} bytes (limit {MAX_BYTES} bytes)")
+    if is_heif(data):
+        return _decode_heif(data, name)
     size = _header_size(data)
     if size is not None:
         _check_size(*size)
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if img is None:
-        if is_heif(data):
-            raise ImageError(f"{name} {HEIF_ADVICE}")
         raise ImageError(f"{name} is not a readable image (corrupt file or unsupported format)")
     _check_size(img.shape[1], img.shape[0])
     return img

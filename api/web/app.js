@@ -215,11 +215,14 @@ async function onPhoto(ev) {
     const [scan] = await Promise.all([api("POST", "/v1/scan", form), img.decode().catch(() => null)]);
     const canvas = $("#photo-canvas");
     const maxW = 1000;
-    const scale = img.naturalWidth ? Math.min(1, maxW / img.naturalWidth) : 1;
-    canvas.width = Math.round((img.naturalWidth || scan.width || 0) * scale);
+    // a photo this browser cannot show (a HEIC file outside Safari): its boxes on a plain ground
+    const shownW = img.naturalWidth || scan.width || 0;
+    const scale = shownW ? Math.min(1, maxW / shownW) : 1;
+    canvas.width = Math.round(shownW * scale);
     canvas.height = Math.round((img.naturalHeight || scan.height || 0) * scale);
     const ctx = canvas.getContext("2d");
     if (img.naturalWidth) ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+    else { ctx.fillStyle = "#33443a"; ctx.fillRect(0, 0, canvas.width, canvas.height); }
     drawBoxes(ctx, scan.cards, scale);
     showCards($("#photo-hand"), scan.hand);
     showCards($("#photo-table"), scan.table);
