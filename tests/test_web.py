@@ -258,6 +258,33 @@ def test_photo_upload_draws_and_reports(page, tmp_path):
         assert page.evaluate("document.querySelector('#photo-canvas').width") == 320
 
 
+def test_a_photo_too_large_for_the_server_is_shrunk_before_it_is_sent(page, server, tmp_path):
+    """A 50-megapixel phone photo (a hand fanned on a wide table) is over the server's 40
+    megapixels: the page sends it shrunk to 4032 px and draws the boxes on the photo shown."""
+    import cv2
+
+    from vision.synth.artwork import HELD_OUT
+    from vision.synth.scene import render_scene
+
+    scene, corners = render_scene(1_500_001, list(HELD_OUT), scale=4)  # 2560 px, 12 cards
+    big = cv2.resize(scene, (8160, 6120), interpolation=cv2.INTER_CUBIC)
+    path = tmp_path / "IMG_50MP.jpg"
+    cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    with server.client() as c:  # sent as it is, the server refuses it
+        r = c.post("/v1/scan", files={"image": (path.name, path.read_bytes(), "image/jpeg")})
+    assert r.status_code == 413, r.text
+    page.goto("/#photo")
+    page.set_input_files("#photo-file", str(path))
+    page.wait_for_function("""() => document.querySelector('#photo-status').textContent.includes('recognised')
+                              || !document.querySelector('#global-error').hidden""", timeout=90_000)
+    assert not page.locator("#global-error").is_visible(), page.locator("#global-error").inner_text()
+    hand = page.evaluate("document.querySelector('#bid-form input[name=hand]').value").split()
+    truth = {c.card for c in corners}
+    assert len(hand) >= 8 and set(hand) <= truth, (hand, sorted(truth))
+    assert page.evaluate("document.querySelector('#photo-canvas').width") == 1000
+    assert not page.errors
+
+
 @pytest.mark.parametrize("kind", ["jpg", "heic"])
 def test_photo_of_a_hand_fills_the_bid_form(page, tmp_path, kind):
     """A rendered photo (held-out designs) of a hand and a few loose cards, 13 or fewer in all,

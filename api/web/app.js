@@ -201,6 +201,24 @@ function drawBoxes(ctx, cards, scale) {
 }
 
 // ------------------------------------------------------------------ view 1: photo
+// The server takes photos of at most 40 megapixels and 10 MB; a phone's 48- or 50-megapixel mode
+// goes over, and the scan needs no more than this many pixels on the long side (it reads each
+// index from a 48-px patch): larger photos are shrunk here before they are sent.
+const PHOTO_MAX_SIDE = 4032, PHOTO_MAX_BYTES = 8 * 1024 * 1024;
+
+async function photoForUpload(img, file) {
+  const long = Math.max(img.naturalWidth, img.naturalHeight);
+  if (!long || (long <= PHOTO_MAX_SIDE && file.size <= PHOTO_MAX_BYTES)) return file;
+  const k = Math.min(1, PHOTO_MAX_SIDE / long);
+  const c = document.createElement("canvas");
+  c.width = Math.round(img.naturalWidth * k);
+  c.height = Math.round(img.naturalHeight * k);
+  c.getContext("2d").drawImage(img, 0, 0, c.width, c.height);  // as shown: turned by its EXIF
+  const blob = await new Promise(done => c.toBlob(done, "image/jpeg", 0.92));
+  if (!blob) return file;
+  return new File([blob], (file.name || "photo").replace(/\.[^.]*$/, "") + ".jpg", { type: "image/jpeg" });
+}
+
 async function onPhoto(ev) {
   const file = ev.target.files[0];
   if (!file) return;
@@ -209,10 +227,12 @@ async function onPhoto(ev) {
   const img = new Image();
   const url = URL.createObjectURL(file);
   img.src = url;
-  const form = new FormData();
-  form.append("image", file, file.name || "photo.jpg");
   try {
-    const [scan] = await Promise.all([api("POST", "/v1/scan", form), img.decode().catch(() => null)]);
+    await img.decode().catch(() => null);  // a format the browser cannot show goes as it is
+    const upload = await photoForUpload(img, file);
+    const form = new FormData();
+    form.append("image", upload, upload.name || file.name || "photo.jpg");
+    const scan = await api("POST", "/v1/scan", form);
     const canvas = $("#photo-canvas");
     const maxW = 1000;
     // a photo this browser cannot show (a HEIC file outside Safari): its boxes on a plain ground
@@ -223,7 +243,7 @@ async function onPhoto(ev) {
     const ctx = canvas.getContext("2d");
     if (img.naturalWidth) ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
     else { ctx.fillStyle = "#33443a"; ctx.fillRect(0, 0, canvas.width, canvas.height); }
-    drawBoxes(ctx, scan.cards, scale);
+    drawBoxes(ctx, scan.cards, scan.width ? canvas.width / scan.width : scale);  // boxes of the photo as sent
     showCards($("#photo-hand"), scan.hand);
     showCards($("#photo-table"), scan.table);
     status.textContent = (scan.cards.length ? t("scan_done", { n: scan.cards.length }) : t("no_cards"))
