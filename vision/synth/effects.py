@@ -36,15 +36,21 @@ def glare(rng, img):
     return img + rng.uniform(60, 200) * mask[:, :, None]
 
 
+def motion_kernel(k: int, angle: float, fill: float = 1.0) -> np.ndarray:
+    """A k x k kernel smearing along a line at ``angle`` degrees (a shaken camera), summing to 1.
+    ``fill`` is the line's value before it is turned (the turn's rounding depends on it)."""
+    kernel = np.zeros((k, k), np.float32)
+    kernel[k // 2, :] = fill
+    turn = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), angle, 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (k, k))
+    return kernel / max(kernel.sum(), 1e-6)
+
+
 def blur(rng, img):
     if rng.random() < 0.6:
         return cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.8))
     k = int(rng.integers(3, 9))
-    kernel = np.zeros((k, k), np.float32)
-    kernel[k // 2, :] = 1.0 / k
-    rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
-    kernel = cv2.warpAffine(kernel, rot, (k, k))
-    return cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    return cv2.filter2D(img, -1, motion_kernel(k, float(rng.uniform(0, 180)), 1.0 / k))
 
 
 def resample(rng, img):
@@ -104,12 +110,7 @@ def photo_damage(kind: str, img: np.ndarray, scale: float, seed: int) -> np.ndar
         ok, buf = cv2.imencode(".jpg", np.clip(f, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 50])
         return cv2.imdecode(buf, cv2.IMREAD_COLOR)
     elif kind == "motion":
-        k = int(round(3 * scale)) | 1
-        line = np.zeros((k, k), np.float32)
-        line[k // 2, :] = 1.0
-        turn = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
-        line = cv2.warpAffine(line, turn, (k, k))
-        f = cv2.filter2D(f, -1, line / line.sum())
+        f = cv2.filter2D(f, -1, motion_kernel(int(round(3 * scale)) | 1, float(rng.uniform(0, 180))))
     else:
         raise ValueError(f"unknown photo damage {kind!r}: one of {', '.join(PHOTO_DAMAGE)}")
     return np.clip(f, 0, 255).astype(np.uint8)
