@@ -9,6 +9,7 @@ from typing import Any
 
 from .bids import BLIND_NIL, bid_to_json, is_nil
 from .cards import Card, Seat, parse_seat
+from .card_role import card_role, contrast
 from . import blind_nil
 from .explain import join, say
 from .record import HandRecord, completed_hands, replay
@@ -202,6 +203,7 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
         if not view.trick_len and not view.spades_broken and all(m.card // 13 != 0 for m in moves) \
                 and view.held[seat] & 0x1FFF:
             reasons.append(("spades_unbroken", {}))
+        reasons.append(card_role(view, seat, best.card))
         if abs(moves[0].points - moves[-1].points) < 0.05 and abs(moves[0].tricks - moves[-1].tricks) < 0.05:
             reasons.append(("all_equal", {}))
         else:
@@ -216,8 +218,14 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
                 reasons.append(("nil_technique", {"card": str(best.card), "top": str(top.card),
                                                   "gap": top.points - best.points}))
             second = moves[1]
-            reasons.append(("next_card", {"card": str(second.card), "tricks": second.tricks,
-                                          "points": second.points}))
+            other = contrast(view, seat, best, analysis.moves)
+            if abs(second.points - best.points) < 0.05 and abs(second.tricks - best.tricks) < 0.05:
+                reasons.append(("equal_card", {"card": str(second.card)}))
+            elif other is None or other[1]["card"] != str(second.card):
+                reasons.append(("next_card", {"card": str(second.card), "tricks": second.tricks,
+                                              "points": second.points}))
+            if other is not None:
+                reasons.append(other)
     for s in analysis.nils:
         pct = 100 * best.nil_ok.get(s, 1.0)
         if s == seat:

@@ -16,6 +16,31 @@ TEXTS: dict[str, dict[str, str]] = {
                      " over {samples} simulated deals.",
         "next_card": "The next best, {card}, gives {tricks:.1f} tricks and {points:+.0f} points net.",
         "all_equal": "All your legal cards are worth the same here.",
+        "equal_card": "{card} is just as good.",
+        "lead_partner_ruff": "Partner has shown they are out of {suit}: they can trump {card} if they"
+                             " still hold a spade.",
+        "cash": "{card} is the highest card still out in {suit}: it takes the trick unless someone is"
+                " out of {suit} and trumps it.",
+        "cash_spade": "{card} is the highest spade still out: it takes the trick.",
+        "cash_ruff_risk": "{card} is the highest card still out in {suit}, but {seat} has shown they are"
+                          " out of {suit} and may trump it.",
+        "lead_spade": "{card}: a spade lead draws spades from the other hands.",
+        "lead_low": "{card} leads low in {suit} ({top} is still out), keeping your higher cards for later.",
+        "ruff": "You are out of {suit}: {card} trumps {best}.",
+        "overruff": "You are out of {suit}: {card} trumps over {best}.",
+        "discard": "You are out of {suit} and not trumping: {card} is a discard.",
+        "partner_winning": "Partner's {best} is winning the trick: {card} stays under it.",
+        "overtake": "{card} overtakes partner's {best}, to win the trick yourself.",
+        "win_cheap": "{card} is the cheapest card that beats {best}.",
+        "win_cheap_last": "You play last: {card} is the cheapest card that takes the trick.",
+        "win_top": "{card} is the highest card still out in {suit}: it beats {best}, and only a trump can"
+                   " beat it.",
+        "win": "{card} beats {best}.",
+        "duck": "{card} lets {best} win the trick, though you could beat it.",
+        "cannot_beat_low": "Nothing you can play beats {best}: {card} is your lowest card.",
+        "cannot_beat": "Nothing you can play beats {best}: you shed {card}.",
+        "contrast_win": "Taking the trick with {card} instead is worth {gap:.0f} points less.",
+        "contrast_duck": "Letting the trick go with {card} instead is worth {gap:.0f} points less.",
         "spades_unbroken": "Spades are not broken, so you cannot lead a spade yet.",
         "cover_partner_nil": "Partner bid nil: cover them — take the tricks partner might be forced to win"
                              " (nil survives {pct:.0f}% after {card}).",
@@ -75,6 +100,32 @@ TEXTS: dict[str, dict[str, str]] = {
                      " przewagi w {samples} symulowanych rozdaniach.",
         "next_card": "Następna w kolejności, {card}, daje {tricks:.1f} lew i {points:+.0f} pkt przewagi.",
         "all_equal": "Wszystkie twoje dozwolone karty są tu tyle samo warte.",
+        "equal_card": "{card} jest równie dobra.",
+        "lead_partner_ruff": "Partner pokazał brak w kolorze ({suit}): może przebić {card} pikiem,"
+                             " jeśli jeszcze go ma.",
+        "cash": "{card} to najwyższa karta w kolorze ({suit}), która jeszcze chodzi: bierze lewę,"
+                " chyba że ktoś nie ma koloru i przebije.",
+        "cash_spade": "{card} to najwyższy pik, który jeszcze chodzi: bierze lewę.",
+        "cash_ruff_risk": "{card} to najwyższa karta w kolorze ({suit}), która jeszcze chodzi, ale {seat}"
+                          " pokazał brak w tym kolorze i może przebić.",
+        "lead_spade": "{card}: wyjście w pika ściąga piki z pozostałych rąk.",
+        "lead_low": "{card} to niskie wyjście w kolorze ({suit}); {top} jeszcze chodzi, a wyższe karty"
+                    " zostają na później.",
+        "ruff": "Nie masz koloru ({suit}): {card} przebija {best}.",
+        "overruff": "Nie masz koloru ({suit}): {card} przebija wyżej niż {best}.",
+        "discard": "Nie masz koloru ({suit}) i nie przebijasz: {card} to zrzutka.",
+        "partner_winning": "{best} partnera bierze lewę: {card} zostaje pod nią.",
+        "overtake": "{card} bije {best} partnera, żeby samemu wziąć lewę.",
+        "win_cheap": "{card} to najtańsza karta, która bije {best}.",
+        "win_cheap_last": "Grasz ostatni: {card} to najtańsza karta, która bierze lewę.",
+        "win_top": "{card} to najwyższa karta w kolorze ({suit}), która jeszcze chodzi: bije {best}"
+                   " i pobić ją może tylko atut.",
+        "win": "{card} bije {best}.",
+        "duck": "{card} oddaje lewę ({best} wygrywa), choć możesz ją pobić.",
+        "cannot_beat_low": "Nic, czym możesz zagrać, nie pobije {best}: {card} to twoja najniższa karta.",
+        "cannot_beat": "Nic, czym możesz zagrać, nie pobije {best}: pozbywasz się {card}.",
+        "contrast_win": "Wzięcie lewy kartą {card} byłoby warte o {gap:.0f} pkt mniej.",
+        "contrast_duck": "Oddanie lewy kartą {card} byłoby warte o {gap:.0f} pkt mniej.",
         "spades_unbroken": "Piki nie są jeszcze przebite, więc nie możesz wyjść w pika.",
         "cover_partner_nil": "Partner zgłosił nil: osłaniaj go — bierz lewy, które partner mógłby musieć"
                              " wziąć (nil przetrwa w {pct:.0f}% po {card}).",
