@@ -298,7 +298,7 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
     for index, card in enumerate(record.plays):
         s = state._to_act
         if Seat(s) in seats and state.complete[s]:
-            decisions.append(_review_card(state, card, index, per_decision, rng, hands))
+            decisions.append(_review_card(state, card, index, per_decision, rng, hands, lang))
         state.play(card)
     summary = []
     for s in seats:
@@ -339,8 +339,14 @@ def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: rand
     }
 
 
+def _does(lang: str, view: HandState, card: Card) -> str:
+    """What ``card`` does for the seat to act, in words (advisor.card_role)."""
+    key, params = card_role(view, view._to_act, card)
+    return say(lang, key, **params)
+
+
 def _review_card(state: HandState, card: Card, index: int, budget: float, rng: random.Random,
-                 hands: dict) -> dict:
+                 hands: dict, lang: str = "en") -> dict:
     seat = state._to_act
     view = seat_view(state, Seat(seat))
     analysis = analyse_play(view, time_budget=budget, max_samples=32, min_samples=4, rng=rng)
@@ -356,6 +362,9 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
         "mark": _mark(tricks_lost) or ("?" if cost >= 10 else ""),
         "alternatives": [{"card": str(m.card), "expected_tricks": round(m.tricks, 2),
                           "expected_points": round(m.points, 1)} for m in analysis.moves],
+        # what the card played did and, where another was better, what that one would have done
+        "note": _does(lang, view, card) + ("" if int(best.card) == int(card) else
+                                            " " + say(lang, "review_better", text=_does(lang, view, best.card))),
     }
     if all(len(hands.get(Seat(s), [])) == 13 for s in range(4)):
         # Hindsight: the same decision with every hand face up.

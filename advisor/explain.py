@@ -92,6 +92,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_summary": "{seat_text}: {mistakes} costly decision(s), {lost:.0f} points lost in all"
                           " (about {tricks:.1f} tricks).",
         "review_clean": "{seat_text}: no costly decisions found.",
+        "review_better": "Better: {text}",
     },
     "pl": {
         "only_card": "{card} to twoja jedyna dozwolona karta.",
@@ -179,6 +180,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_summary": "{seat_text}: kosztownych decyzji: {mistakes}, razem stracono {lost:.0f} pkt"
                           " (ok. {tricks:.1f} lew).",
         "review_clean": "{seat_text}: nie znaleziono kosztownych decyzji.",
+        "review_better": "Lepiej: {text}",
     },
 }
 

@@ -66,5 +66,7 @@ def render_review(r: dict[str, Any]) -> str:
             mark = d.get("mark") or ""
             lines.append(f"{d['label']:>10} {d['seat']}: played {d['played']}, best {d['best']}"
                          f" (costs {d['cost']:.1f} points) {mark}".rstrip())
+            if d.get("note"):
+                lines.append(f"{'':>13}{d['note']}")
     lines.append(r["summary"])
     return "\n".join(lines)

@@ -272,6 +272,25 @@ def test_review_flags_a_thrown_trick(tmp_path):
     flagged = [d for d in plays if d["mark"]]
     assert flagged
     assert "N" in r["summary"]
+    # each card's note says what it did and, where another card was better, what that one does
+    from advisor.card_role import card_role
+    from advisor.explain import say
+
+    def does(view, card):
+        key, params = card_role(view, 0, card)
+        return say("en", key, **params)
+
+    by_index = {d["index"]: d for d in plays}
+    replayed = rec.new_state()
+    for b in (3, 3, 3, 3):
+        replayed.bid(b)
+    for i, card in enumerate(rec.plays):
+        if i in by_index:
+            d, view = by_index[i], seat_view(replayed, Seat.N)
+            did, better = does(view, card), does(view, parse_card(d["best"]))
+            assert d["note"] == (did if d["best"] == d["played"] else f"{did} Better: {better}")
+        replayed.play(card)
+    assert any("Better: " in d["note"] for d in plays)
 
 
 @pytest.mark.parametrize("seed", range(4))

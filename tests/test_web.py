@@ -151,6 +151,7 @@ def test_review_upload_shows_the_trick_table(page, tmp_path):
     assert "S" in page.locator("#review-summary").inner_text()
     for cell in page.locator("#review-table td.mistake").all():
         assert "−" in cell.inner_text()
+        assert "Better: " in cell.get_attribute("title")  # what the card did, and what the best would do
     assert not page.errors
 
 

@@ -582,7 +582,7 @@ function drawReviewTable(st, decisions) {
       if (d && d.mark) {
         td.append(el("span", { class: "cost", text: d.mark + " " + t("mistake_cost", { cost: d.cost }) }),
           el("span", { class: "best", text: t("best", { card: cardName(d.best) }) }));
-        td.title = `${d.played} → ${d.best}: −${d.cost}`;
+        td.title = `${d.played} → ${d.best}: −${d.cost}` + (d.note ? `\n${d.note}` : "");
       }
       return td;
     });
