@@ -15,12 +15,13 @@ from .explain import join, say
 from .record import HandRecord, completed_hands, replay
 from . import search
 from .search import (
-    BidModel, analyse_play, best_move, bid_evaluations, bid_samples, opponents_contract_known,
+    BidModel, analyse_play, best_move, bid_evaluations, bid_samples, make_chance, opponents_contract_known,
 )
 from .gamevalue import win_table
 from .inference import SampledDeal
 from .state import HandState, Phase
 from .bots.heuristic_bid import choose_bid
+from .handeval import estimate_tricks
 from .view import seat_view
 
 DEFAULT_PLAY_BUDGET = 0.35
@@ -46,8 +47,18 @@ def _rng(seed: int | None) -> random.Random:
 
 # --------------------------------------------------------------------- bidding
 def _bid_table(state: HandState, model: BidModel) -> list[dict[str, Any]]:
-    return [{"bid": bid_to_json(b), "expected_points": round(pts, 1), "win_chance": round(win, 4)}
+    rows = [{"bid": bid_to_json(b), "expected_points": round(pts, 1), "win_chance": round(win, 4)}
             for b, (pts, win) in bid_evaluations(state, model).items()]
+    if not _partner_nil(state):
+        for r in rows:
+            if r["bid"] != 0:  # the chance the team's contract makes (double dummy)
+                r["make_chance"] = round(make_chance(model, r["bid"]), 3)
+    return rows
+
+
+def _partner_nil(state: HandState) -> bool:
+    pbid = state.bids[(state._to_act + 2) & 3]
+    return pbid is not None and is_nil(pbid)
 
 
 def _their_contract_reason(state: HandState, team: int) -> tuple[str, dict]:
@@ -140,6 +151,12 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         reasons.append(("bid_best", {"bid": recommend, "points": best["expected_points"],
                                      "tricks": tricks, "samples": len(model.means),
                                      "solved": len(model.solved)}))
+        if "make_chance" in best:
+            pct = 100 * best["make_chance"]
+            reasons.append(("bid_make", {"contract": recommend + pbid, "pct": pct}) if pbid is not None
+                           else ("bid_make_estimated", {"pct": pct}))
+        if looked and recommend != 0:
+            reasons.append(("hand_count", {"tricks": estimate_tricks(state.held[seat])}))
         if game_reason is not None:
             reasons.append(game_reason)
             if search.JOINT_END and opponents_contract_known(state):

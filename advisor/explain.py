@@ -74,6 +74,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "play_game_end": "The game can end with this hand: {card} wins it {pct:.1f}% of the time,"
                          " {other} (more points on average) {other_pct:.1f}%.",
         "bid_partner": "Partner bid {bid}.",
+        "bid_make": "Your team's contract of {contract} makes in about {pct:.0f}% of the simulated deals"
+                    " (played double dummy).",
+        "bid_make_estimated": "With partner's likely bid added, your team's contract makes in about"
+                              " {pct:.0f}% of the simulated deals (played double dummy).",
+        "hand_count": "Counting your hand alone (aces, guarded kings, spades, short suits to ruff) gives"
+                      " about {tricks:.1f} tricks.",
         "bid_partner_unknown": "Partner has not bid yet; their bid is estimated from each simulated hand.",
         "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
         "nil_best": "Your hand is weak enough for nil: it makes {pct:.0f}% of the time.",
@@ -161,6 +167,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "play_game_end": "To rozdanie może zakończyć partię: z {card} wygrywacie ją w {pct:.1f}%"
                          " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
         "bid_partner": "Partner zgłosił {bid}.",
+        "bid_make": "Kontrakt twojej pary ({contract}) wychodzi w ok. {pct:.0f}% symulowanych rozdań"
+                    " (rozgrywanych przy odkrytych kartach).",
+        "bid_make_estimated": "Z prawdopodobną odzywką partnera kontrakt twojej pary wychodzi w ok."
+                              " {pct:.0f}% symulowanych rozdań (rozgrywanych przy odkrytych kartach).",
+        "hand_count": "Policzenie samej twojej ręki (asy, kryte króle, piki, krótkie kolory do przebijania)"
+                      " daje ok. {tricks:.1f} lew.",
         "bid_partner_unknown": "Partner jeszcze nie licytował; jego odzywka jest szacowana z każdej"
                                " symulowanej ręki.",
         "nil_chance": "Nil udałby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",

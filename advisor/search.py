@@ -609,6 +609,12 @@ def _trick_mass(model: BidModel) -> dict[int, list[float]]:
     return groups
 
 
+def make_chance(model: BidModel, bid: int) -> float:
+    """The chance that the team's contract (``bid`` plus the partner's bid, known or estimated in
+    each sampled deal) makes, by the team's double-dummy tricks: for a bid that is not nil."""
+    return sum(sum(mass[min(14, bid + pb):]) for pb, mass in _trick_mass(model).items()) / len(model.means)
+
+
 def score_after(rules, before: int, score, value: float) -> float:
     """The team's game score after a hand, for its win chance: the score before plus the hand's
     long-run value (:func:`hand_value`), except where that or the real score ends the game (the

@@ -44,7 +44,8 @@ def render_bid(a: dict[str, Any]) -> str:
     lines = [f"bid {a['bid']}"]
     for c in a["candidates"][:6]:
         won = f", game won {100 * c['win_chance']:.0f}%" if c.get("win_chance") is not None else ""
-        lines.append(f"  {str(c['bid']):>9}: {c['expected_points']:+.1f} points{won}")
+        makes = f", contract makes {100 * c['make_chance']:.0f}%" if c.get("make_chance") is not None else ""
+        lines.append(f"  {str(c['bid']):>9}: {c['expected_points']:+.1f} points{won}{makes}")
     if a.get("nil_probability") is not None:
         lines.append(f"  nil makes {100 * a['nil_probability']:.0f}% of the time")
     lines.append(a["explanation"])

@@ -449,3 +449,30 @@ def test_a_rule_bid_the_game_chance_ranks_above_the_top_is_not_called_worse():
              for s in (1, 2, 3, 4)]
     assert not any("only -" in t for t in texts)
     assert any("at least as high as 1" in t for t in texts)  # 2 by the counting rules, 1 on points
+
+
+def test_bid_advice_gives_each_contract_its_chance_to_make():
+    from advisor.advice import analyse_bid
+    from advisor.bidmodel import trick_distribution
+    from advisor.handeval import estimate_tricks
+    from advisor.search import bid_samples, make_chance
+
+    hand = "AS KS 7S 4S AH QH 5H KD 9D 3D 8C 6C 2C".split()
+    state = replay(HandRecord.from_json({"dealer": "N", "hands": {"S": hand}, "bids": {"N": 4, "E": 3}}))
+    model = bid_samples(state, time_budget=0.3, rng=random.Random(5))
+    chances = [make_chance(model, b) for b in range(1, 14)]
+    assert all(a >= b for a, b in zip(chances, chances[1:])) and chances[0] > 0.9 > chances[-1]
+    # deal by deal: the team's tricks reach the bid plus the partner's (known here: 4)
+    assert set(model.partner_bids) == {4}
+    by_deal = sum(sum(trick_distribution(m, model.sigma)[4 + 4:]) for m in model.means) / len(model.means)
+    assert make_chance(model, 4) == pytest.approx(by_deal)
+
+    out = analyse_bid(state, seed=5, time_budget=0.3)
+    rows = {r["bid"]: r for r in out["candidates"]}
+    assert "make_chance" not in rows[0] and all("make_chance" in r for b, r in rows.items() if b != 0)
+    pct = 100 * rows[out["bid"]]["make_chance"]
+    assert f"contract of {out['bid'] + 4} makes in about {pct:.0f}%" in out["explanation"]
+    assert f"gives about {estimate_tricks(state.held[2]):.1f} tricks" in out["explanation"]
+    # beside a partner's nil the team's contract is the bidder's alone: no chance is given
+    nil = replay(HandRecord.from_json({"dealer": "N", "hands": {"S": hand}, "bids": {"N": 0, "E": 3}}))
+    assert all("make_chance" not in r for r in analyse_bid(nil, seed=5, time_budget=0.3)["candidates"])
