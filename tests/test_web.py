@@ -259,6 +259,27 @@ def test_photo_upload_draws_and_reports(page, tmp_path):
         assert page.evaluate("document.querySelector('#photo-canvas').width") == 320
 
 
+def test_bid_advice_lists_each_bid_with_its_chances(page):
+    page.goto("/#photo")
+    page.select_option("#bid-form select[name=dealer]", "N")
+    page.select_option("#bid-form select[name=seat]", "S")
+    page.fill("#bid-form input[name=hand]", "AS KS 7S 4S AH QH 5H KD 9D 3D 8C 6C 2C")
+    page.select_option("#bid-form select[name=bid_N]", "4")
+    page.select_option("#bid-form select[name=bid_E]", "3")
+    page.click("#bid-form button[type=submit]")
+    table = page.locator("#bid-advice table.candidates")
+    table.wait_for(timeout=60_000)
+    heads = [h.inner_text() for h in table.locator("th").all()]
+    assert heads == ["Bid", "expected points", "chance to win the game", "contract makes"]
+    for row in table.locator("tbody tr").all():
+        bid, _, won, makes = [c.inner_text() for c in row.locator("td").all()]
+        assert won.endswith("%")
+        assert makes.endswith("%") if bid != "0" else makes == ""  # a nil has no contract to make
+    text = page.locator("#bid-advice").inner_text()
+    assert "makes in about" in text and "Counting your hand alone" in text
+    assert not page.errors
+
+
 def test_a_photo_too_large_for_the_server_is_shrunk_before_it_is_sent(page, server, tmp_path):
     """A 50-megapixel phone photo (a hand fanned on a wide table) is over the server's 40
     megapixels: the page sends it shrunk to 4032 px and draws the boxes on the photo shown."""

@@ -22,7 +22,7 @@ const TEXTS = {
     footer: "piki — Spades coach for real card tables",
     scanning: "Recognising cards…", scan_done: "{n} cards recognised.", no_cards: "No cards recognised.",
     thinking: "Thinking…", advice_bid: "Bid {bid}", advice_card: "Play {card}",
-    expected_points: "expected points", expected_tricks: "expected tricks", win_chance: "chance to win the game", nil_chance: "Chance that nil makes it: {p}%",
+    expected_points: "expected points", expected_tricks: "expected tricks", win_chance: "chance to win the game", make_chance: "contract makes", nil_chance: "Chance that nil makes it: {p}%",
     cam_denied: "Camera permission was denied. Allow the camera for this site in the browser settings and press “Start camera” again — or type the bids and cards below.",
     cam_none: "No camera was found on this device. Connect a camera, or type the bids and cards below.",
     cam_busy: "The camera is being used by another application. Close it and try again.",
@@ -58,7 +58,7 @@ const TEXTS = {
     footer: "piki — trener pików przy prawdziwym stole",
     scanning: "Rozpoznaję karty…", scan_done: "Rozpoznane karty: {n}.", no_cards: "Nie rozpoznano żadnej karty.",
     thinking: "Myślę…", advice_bid: "Deklaruj {bid}", advice_card: "Zagraj {card}",
-    expected_points: "oczekiwane punkty", expected_tricks: "oczekiwane lewy", win_chance: "szansa na wygranie partii", nil_chance: "Szansa na ugranie nila: {p}%",
+    expected_points: "oczekiwane punkty", expected_tricks: "oczekiwane lewy", win_chance: "szansa na wygranie partii", make_chance: "kontrakt wychodzi", nil_chance: "Szansa na ugranie nila: {p}%",
     cam_denied: "Odmówiono dostępu do kamery. Zezwól tej stronie na kamerę w ustawieniach przeglądarki i naciśnij „Włącz kamerę” — albo wpisuj deklaracje i karty poniżej.",
     cam_none: "Nie znaleziono kamery w tym urządzeniu. Podłącz kamerę albo wpisuj deklaracje i karty poniżej.",
     cam_busy: "Kamera jest używana przez inny program. Zamknij go i spróbuj ponownie.",
@@ -277,14 +277,16 @@ function renderAdvice(box, adv) {
   const cands = (adv.candidates || []).slice(0, 6);
   if (cands.length) {
     const isBid = "bid" in cands[0];
+    const pct = v => (typeof v === "number" ? Math.round(v * 100) + "%" : "");
     const rows = cands.map(c => el("tr", {},
       el("td", { text: isBid ? String(c.bid) : cardName(c.card) }),
       el("td", { text: c.expected_points !== undefined ? String(c.expected_points) : "" }),
-      el("td", { text: isBid ? (typeof c.win_chance === "number" ? Math.round(c.win_chance * 100) + "%" : "")
-        : (c.expected_tricks !== undefined ? String(c.expected_tricks) : "") })));
+      el("td", { text: isBid ? pct(c.win_chance) : (c.expected_tricks !== undefined ? String(c.expected_tricks) : "") }),
+      ...(isBid ? [el("td", { text: pct(c.make_chance) })] : [])));
     box.append(el("table", { class: "candidates" },
       el("thead", {}, el("tr", {}, el("th", { text: isBid ? t("bid") : t("card") }),
-        el("th", { text: t("expected_points") }), el("th", { text: t(isBid ? "win_chance" : "expected_tricks") }))),
+        el("th", { text: t("expected_points") }), el("th", { text: t(isBid ? "win_chance" : "expected_tricks") }),
+        ...(isBid ? [el("th", { text: t("make_chance") })] : []))),
       el("tbody", {}, ...rows)));
   }
 }
