@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Hashable
 
 import numpy as np
@@ -32,6 +33,12 @@ from .state import HandState
 TEAM_MASK = (0b0101, 0b1010)
 # Search nodes one solve may use (about 0.1-0.3 s here); a deal that needs more is skipped.
 NODE_LIMIT = 1_500_000
+# Late in the budget a solve gets only the nodes the time left allows, counted at this speed of
+# the C search on one core (4-5 M a second measured here, counted low), and at least
+# MIN_NODE_LIMIT: a deal that needs more is left out instead of holding the answer back. A deal's
+# nil searches share its limit (see sub_limit).
+NODES_PER_SECOND = 3_000_000
+MIN_NODE_LIMIT = 150_000
 NIL_HOPELESS = 1.6  # handeval.nil_risk above which a nil is not searched (it never makes)
 
 
@@ -113,6 +120,12 @@ def final_tricks(state: HandState, ns_more: int, nil_more: dict[int, int]) -> tu
             target = next((s for s in seats if s not in nil_more), seats[0])
         tricks[target] += team_more
     return tuple(tricks)
+
+
+def sub_limit(limit: int | None) -> int:
+    """The node limit of a deal's further searches (a nil's) beside its main one: half the deal's,
+    so that a deal stays within about twice its limit; NODE_LIMIT for a deal without one."""
+    return NODE_LIMIT if limit is None else max(MIN_NODE_LIMIT, limit // 2)
 
 
 def _out_of_time(start: float, budget: float, done: int, min_samples: int) -> bool:
@@ -207,7 +220,11 @@ def solve_sampled(keys: list[Hashable], items: list, solve_one: Callable[[object
                         time.perf_counter() - start + progress.busy / progress.solves > budget:
                     return
                 progress.next = i + 1
-                limit = None if i == len(order) - 1 and progress.ok == 0 else NODE_LIMIT
+                if i == len(order) - 1 and progress.ok == 0:
+                    limit = None  # every earlier deal was too hard: this one is solved whatever it takes
+                else:
+                    left = start + budget - time.perf_counter()
+                    limit = int(min(NODE_LIMIT, max(MIN_NODE_LIMIT, left * NODES_PER_SECOND)))
             key = order[i]
             t0 = time.perf_counter()
             result = solve_one(item_of[key], limit)
@@ -361,7 +378,7 @@ def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted
             nil_vals[s] = busted
             continue
         v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
-                        cap=1, node_limit=NODE_LIMIT)
+                        cap=1, node_limit=sub_limit(limit))
         nil_vals[s] = busted if v is None else v
     return team_vals, nil_vals
 
@@ -424,6 +441,17 @@ class BidModel:
     @property
     def team_tricks(self) -> float:
         return sum(self.means) / len(self.means)
+
+    @cached_property
+    def trick_mass(self) -> dict[int, list[float]]:
+        """Deals grouped by the partner's bid: the summed trick distribution of each group (every
+        bid is judged on it: computed once, about 10 ms for 240 deals)."""
+        groups: dict[int, list[float]] = {}
+        for mean, pb in zip(self.means, self.partner_bids):
+            acc = groups.setdefault(pb, [0.0] * 14)
+            for t, p in enumerate(trick_distribution(mean, self.sigma)):
+                acc[t] += p
+        return groups
 
 
 def _estimated_partner_bid(state: HandState, partner: int, hand: int) -> int:
@@ -511,11 +539,11 @@ def _solve_for_bid(state: HandState, deal: SampledDeal, limit: int | None,
     if nil_risk(deal.initial[seat]) <= NIL_HOPELESS:
         # Only "does the nil take a trick?" matters: a capped search answers it cheaply.
         nil = solve(**common, count_seats=seat_mask(seat), maximizer_seats=opponents_mask(seat),
-                    cap=1, node_limit=NODE_LIMIT)
+                    cap=1, node_limit=sub_limit(limit))
         nil_takes = 1 if nil is None else nil
         if nil_takes == 0:
             alone = solve(**common, count_seats=seat_mask(partner), maximizer_seats=TEAM_MASK[team],
-                          node_limit=NODE_LIMIT)
+                          node_limit=sub_limit(limit))
             partner_alone = team_tricks if alone is None else alone
     # else: aces and high spades, nil is out of the question
     return team_tricks, nil_takes == 0, partner_alone
@@ -556,7 +584,7 @@ def _outcomes(state: HandState, model: BidModel, bid: int) -> list[tuple[float, 
     n = len(model.means)
     partner_bid = state.bids[(state._to_act + 2) & 3]
     real_play = REAL_PLAY_SETS and not (partner_bid is not None and is_nil(partner_bid))
-    for pb, mass in _trick_mass(model).items():
+    for pb, mass in model.trick_mass.items():
         contract = bid + pb
         for t, p in enumerate(mass):
             if p <= 1e-9:
@@ -599,20 +627,10 @@ def opponents_contract_known(state: HandState) -> bool:
 REAL_PLAY_SETS = False
 
 
-def _trick_mass(model: BidModel) -> dict[int, list[float]]:
-    """Deals grouped by the partner's bid: the summed trick distribution of each group."""
-    groups: dict[int, list[float]] = {}
-    for mean, pb in zip(model.means, model.partner_bids):
-        acc = groups.setdefault(pb, [0.0] * 14)
-        for t, p in enumerate(trick_distribution(mean, model.sigma)):
-            acc[t] += p
-    return groups
-
-
 def make_chance(model: BidModel, bid: int) -> float:
     """The chance that the team's contract (``bid`` plus the partner's bid, known or estimated in
     each sampled deal) makes, by the team's double-dummy tricks: for a bid that is not nil."""
-    return sum(sum(mass[min(14, bid + pb):]) for pb, mass in _trick_mass(model).items()) / len(model.means)
+    return sum(sum(mass[min(14, bid + pb):]) for pb, mass in model.trick_mass.items()) / len(model.means)
 
 
 def score_after(rules, before: int, score, value: float) -> float:

@@ -94,6 +94,27 @@ def test_bid_model_team_tricks_follow_the_partners_bid():
     assert tricks[6] - tricks[1] > 2.5
 
 
+def test_a_deal_without_voids_in_the_way_is_a_uniform_cut_of_the_unseen_cards():
+    from collections import Counter
+
+    from advisor.inference import _assign
+
+    pool = list(range(13, 52))  # every heart, diamond and club
+    need = [13, 13, 0, 13]
+    seen = Counter()
+    rng = random.Random(4)
+    for _ in range(3000):
+        hands = _assign(pool, need, [0, 1, 0, 0], rng)  # a void in spades: not among the cards
+        assert [h.bit_count() for h in hands] == need
+        assert sum(hands) == sum(1 << c for c in pool)  # each card once
+        seen.update(s for s in range(4) if hands[s] >> 20 & 1)  # where the 9 of hearts goes
+    assert seen[2] == 0 and all(900 <= seen[s] <= 1100 for s in (0, 1, 3))
+    # a void among the unseen suits: no heart reaches seat 1
+    for _ in range(200):
+        hands = _assign(pool, need, [0, 2, 0, 0], rng)
+        assert hands is None or hands[1] & (0x1FFF << 13) == 0
+
+
 def test_contradictory_facts_are_a_clear_error():
     full = HandState(Rules(), Seat.N, deal(random.Random(1)))
     view = seat_view(full, Seat.N)

@@ -72,6 +72,30 @@ def test_an_exhausted_budget_still_gives_the_minimum_of_samples(threads):
     assert 1 <= len(got) <= 2
 
 
+def test_late_solves_get_the_nodes_the_time_left_allows(threads):
+    import time
+
+    threads(1)
+    limits: list = []
+
+    def solve_one(k, limit):
+        limits.append(limit)
+        time.sleep(0.04)
+        return k
+
+    budget = 0.3
+    solve_sampled(list(range(40)), list(range(40)), solve_one, start=time.perf_counter(), budget=budget,
+                  min_samples=2)
+    assert len(limits) >= 4
+    assert limits == sorted(limits, reverse=True)  # the later, the fewer
+    assert limits[0] <= min(search.NODE_LIMIT, budget * search.NODES_PER_SECOND)
+    assert limits[-1] < limits[0] and all(lim >= search.MIN_NODE_LIMIT for lim in limits)
+    # a deal's nil searches get half its limit, but never less than the floor
+    assert search.sub_limit(1_000_000) == 500_000
+    assert search.sub_limit(search.MIN_NODE_LIMIT) == search.MIN_NODE_LIMIT
+    assert search.sub_limit(None) == search.NODE_LIMIT
+
+
 def test_a_failing_solve_is_raised_not_lost(threads):
     threads(2)
 
