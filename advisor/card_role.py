@@ -73,7 +73,7 @@ def card_role(state: HandState, seat: int, card: Card) -> tuple[str, dict]:
             return ("win_cheap_last" if last else "win_cheap"), p
         top = _top_out(state, seat, led)
         if not last and (top is None or c > top):
-            return "win_top", p
+            return ("win_top_spade" if led == SPADES else "win_top"), p
         return "win", p
     if winners:
         return "duck", p

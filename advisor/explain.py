@@ -35,6 +35,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "win_cheap_last": "You play last: {card} is the cheapest card that takes the trick.",
         "win_top": "{card} is the highest card still out in {suit}: it beats {best}, and only a trump can"
                    " beat it.",
+        "win_top_spade": "{card} is the highest spade still out: it beats {best}, and nothing can beat it.",
         "win": "{card} beats {best}.",
         "duck": "{card} lets {best} win the trick, though you could beat it.",
         "cannot_beat_low": "Nothing you can play beats {best}: {card} is your lowest card.",
@@ -127,6 +128,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "win_cheap_last": "Grasz ostatni: {card} to najtańsza karta, która bierze lewę.",
         "win_top": "{card} to najwyższa karta w kolorze ({suit}), która jeszcze chodzi: bije {best}"
                    " i pobić ją może tylko atut.",
+        "win_top_spade": "{card} to najwyższy pik, który jeszcze chodzi: bije {best} i nic go nie pobije.",
         "win": "{card} bije {best}.",
         "duck": "{card} oddaje lewę ({best} wygrywa), choć możesz ją pobić.",
         "cannot_beat_low": "Nic, czym możesz zagrać, nie pobije {best}: {card} to twoja najniższa karta.",

@@ -63,6 +63,13 @@ def test_following_suit_against_an_opponents_card(card, expected):
     assert role(st, s, card) == expected
 
 
+def test_the_top_spade_on_a_spade_lead_cannot_be_beaten():
+    # trick 1: S trumps N's 8D (spades broken) and leads the 5S to trick 2
+    st, w = position("W", "AS KS 3D 2H 3H 4H 5H 6H 7H 8H 9H TH JH", "8D 4D 2S 3D 5S")
+    assert role(st, w, "AS") == "win_top_spade"
+    assert role(st, w, "KS") == "win_cheap"  # the queen is still out, and N and E play after W
+
+
 def test_last_to_play_partner_winning_and_nothing_to_beat_with():
     st, w = position("W", "JC AC 3C 2H 3H 4H 5H 6H 7H 8H 9H TH QH", "2C 4C TC")  # S's ten wins
     assert role(st, w, "JC") == "win_cheap_last"
