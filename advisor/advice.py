@@ -310,7 +310,7 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
         if s not in record.bids:
             break
         if s in seats and state.complete[s]:
-            decisions.append(_review_bid(state, record.bids[s], i, per_decision, rng))
+            decisions.append(_review_bid(state, record.bids[s], i, per_decision, rng, lang))
         state.bid(record.bids[s])
     for index, card in enumerate(record.plays):
         s = state._to_act
@@ -335,7 +335,8 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
     }
 
 
-def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: random.Random) -> dict:
+def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: random.Random,
+                lang: str = "en") -> dict:
     seat = state._to_act
     view = seat_view(state, Seat(seat))
     model = bid_samples(view, time_budget=budget * 3, max_samples=24, rng=rng)
@@ -353,7 +354,20 @@ def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: rand
         "mark": "?" if cost >= 10 else "", "expected_points": round(rows[bid][0], 1),
         "best_expected_points": round(rows[best][0], 1),
         "win_chance": round(rows[bid][1], 4), "best_win_chance": round(rows[best][1], 4),
+        "note": _bid_note(lang, view, model, bid, best),
     }
+
+
+def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int) -> str:
+    """How often the bid made (a nil) or its team contract made (double dummy), beside the best's."""
+    if is_nil(bid):
+        return say(lang, "review_bid_nil", pct=100 * model.nil_p) if bid != BLIND_NIL else ""
+    if _partner_nil(view):
+        return ""
+    pct = 100 * make_chance(model, bid)
+    if best == bid or is_nil(best):
+        return say(lang, "review_bid_make", bid=bid, pct=pct)
+    return say(lang, "review_bid_make_best", bid=bid, pct=pct, best=best, best_pct=100 * make_chance(model, best))
 
 
 def _does(lang: str, view: HandState, card: Card) -> str:

@@ -100,6 +100,10 @@ TEXTS: dict[str, dict[str, str]] = {
                           " (about {tricks:.1f} tricks).",
         "review_clean": "{seat_text}: no costly decisions found.",
         "review_better": "Better: {text}",
+        "review_bid_make": "With {bid}, your team's contract makes in about {pct:.0f}% of the simulated deals.",
+        "review_bid_make_best": "With {bid}, your team's contract makes in about {pct:.0f}% of the simulated"
+                                " deals; with {best}, in {best_pct:.0f}%.",
+        "review_bid_nil": "A nil here makes about {pct:.0f}% of the time.",
     },
     "pl": {
         "only_card": "{card} to twoja jedyna dozwolona karta.",
@@ -195,6 +199,10 @@ TEXTS: dict[str, dict[str, str]] = {
                           " (ok. {tricks:.1f} lew).",
         "review_clean": "{seat_text}: nie znaleziono kosztownych decyzji.",
         "review_better": "Lepiej: {text}",
+        "review_bid_make": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych rozdań.",
+        "review_bid_make_best": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych"
+                                " rozdań; przy {best} w {best_pct:.0f}%.",
+        "review_bid_nil": "Nil udaje się tu w ok. {pct:.0f}% przypadków.",
     },
 }
 

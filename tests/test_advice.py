@@ -291,6 +291,10 @@ def test_review_flags_a_thrown_trick(tmp_path):
             assert d["note"] == (did if d["best"] == d["played"] else f"{did} Better: {better}")
         replayed.play(card)
     assert any("Better: " in d["note"] for d in plays)
+    # the bid's note: how often the team's contract (3 + partner's 3) makes, beside the best bid's
+    (bid,) = [d for d in r["decisions"] if d["kind"] == "bid"]
+    assert bid["note"].startswith("With 3, your team's contract makes in about ")
+    assert (f"; with {bid['best']}, in " in bid["note"]) == (bid["best"] not in (3, 0))  # 0: a nil has no contract
 
 
 @pytest.mark.parametrize("seed", range(4))
