@@ -155,6 +155,21 @@ def test_review_upload_shows_the_trick_table(page, tmp_path):
     assert not page.errors
 
 
+def test_review_of_an_overbid_says_how_often_the_contract_makes(page, tmp_path):
+    rec = played_record()
+    rec["bids"]["S"] = 9  # with N's 3, a contract of 12: far beyond what these cards take
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(rec))
+    page.goto("/#review")
+    page.select_option("#review-seat", "S")
+    page.set_input_files("#review-file", str(path))
+    page.wait_for_function("document.querySelector('#review-summary').textContent.includes('S: Bid 9')",
+                           timeout=240_000)
+    summary = page.locator("#review-summary").inner_text()
+    assert "With 9, your team's contract makes in about" in summary and "; with " in summary
+    assert not page.errors
+
+
 def test_review_of_malformed_json_shows_an_error(page):
     page.goto("/#review")
     page.fill("#review-text", '{"dealer": ')

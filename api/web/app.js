@@ -556,7 +556,8 @@ async function runReview() {
     const rev = await api("POST", "/v1/review", record, { lang, seat, time_budget: 0.05 });
     status.textContent = "";
     const bidNotes = (rev.decisions || []).filter(d => d.kind === "bid").map(d =>
-      `${d.seat}: ${t("bid")} ${d.played}` + (d.mark ? ` → ${t("best", { card: d.best })} (${t("mistake_cost", { cost: d.cost })})` : " ✓"));
+      `${d.seat}: ${t("bid")} ${d.played}` + (d.mark ? ` → ${t("best", { card: d.best })} (${t("mistake_cost", { cost: d.cost })}`
+        + (d.note ? `: ${d.note}` : "") + ")" : " ✓"));
     $("#review-summary").textContent = (rev.summary || "") + (bidNotes.length ? "  " + t("bids") + " — " + bidNotes.join("; ") : "");
     drawReviewTable(st, rev.decisions || []);
     drawChart(st, rev.decisions || []);
