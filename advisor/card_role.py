@@ -19,22 +19,14 @@ best card that does the opposite (winning the trick or not), with what the diffe
 
 from __future__ import annotations
 
-from .cards import SUIT_MASKS, Card
+from .bots.knowledge import SPADES, beats, cards_in
+from .cards import FULL_DECK, Card
 from .state import HandState
-
-SPADES = 0
-
-
-def _beats(card: int, best: int) -> bool:
-    """Whether ``card`` beats ``best``, the card winning the trick so far (spades trump)."""
-    if card // 13 == best // 13:
-        return card > best
-    return card // 13 == SPADES  # a trump on another suit; any other card of another suit loses
 
 
 def _top_out(state: HandState, seat: int, suit: int) -> int | None:
     """The highest card of ``suit`` that ``seat`` has not seen (neither held nor played), if any."""
-    unseen = SUIT_MASKS[suit] & ~state.played & ~state.held[seat]
+    unseen = cards_in(FULL_DECK & ~state.played & ~state.known[seat], suit)
     return unseen.bit_length() - 1 if unseen else None
 
 
@@ -58,8 +50,8 @@ def card_role(state: HandState, seat: int, card: Card) -> tuple[str, dict]:
         return "lead_low", {"card": str(card), "suit": suit, "top": str(Card(top))}
     led, best, winner = state.led_suit, state.best_card, state.best_seat
     legal = state.legal_cards() or [card]
-    wins = _beats(c, best)
-    winners = sorted(int(x) for x in legal if _beats(int(x), best))
+    wins = beats(c, best, led)
+    winners = sorted(int(x) for x in legal if beats(int(x), best, led))
     last = state.trick_len == 3
     p = {"card": str(card), "best": str(Card(best)), "suit": led}
     if suit != led:
@@ -85,9 +77,9 @@ def contrast(state: HandState, seat: int, best, moves: list) -> tuple[str, dict]
     go), with how many points a hand it is worse; None where every card does the same."""
     if state.trick_len == 0:
         return None
-    top = state.best_card
-    wins = _beats(int(best.card), top)
-    other = [m for m in moves if m is not best and _beats(int(m.card), top) != wins]
+    top, led = state.best_card, state.led_suit
+    wins = beats(int(best.card), top, led)
+    other = [m for m in moves if m is not best and beats(int(m.card), top, led) != wins]
     if not other:
         return None
     alt = max(other, key=lambda m: m.value)
