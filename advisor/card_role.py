@@ -30,19 +30,26 @@ def _top_out(state: HandState, seat: int, suit: int) -> int | None:
     return unseen.bit_length() - 1 if unseen else None
 
 
+def _may_trump(state: HandState, seat: int, other: int, suit: int) -> bool:
+    """Whether ``other`` has shown a void in ``suit`` and, as far as ``seat`` can see, may still
+    hold a spade to trump it with (not shown out of spades, and a spade left unseen)."""
+    if suit == SPADES or not state.voids[other] >> suit & 1 or state.voids[other] & 1:
+        return False
+    return bool(cards_in(FULL_DECK & ~state.played & ~state.known[seat], SPADES))
+
+
 def card_role(state: HandState, seat: int, card: Card) -> tuple[str, dict]:
     """(text key, parameters) saying what ``card`` does for ``seat`` to act in ``state``."""
     c = int(card)
     suit = c // 13
     partner = (seat + 2) & 3
     if state.trick_len == 0:
-        if state.voids[partner] >> suit & 1 and suit != SPADES and not state.voids[partner] & 1:
+        if _may_trump(state, seat, partner, suit):
             return "lead_partner_ruff", {"card": str(card), "suit": suit}
         top = _top_out(state, seat, suit)
         if top is None or c > top:
-            ruffers = [s for s in range(4) if s & 1 != seat & 1 and state.voids[s] >> suit & 1
-                       and not state.voids[s] & 1]
-            if suit != SPADES and ruffers:
+            ruffers = [s for s in range(4) if s & 1 != seat & 1 and _may_trump(state, seat, s, suit)]
+            if ruffers:
                 return "cash_ruff_risk", {"card": str(card), "suit": suit, "seat": "NESW"[ruffers[0]]}
             return ("cash_spade" if suit == SPADES else "cash"), {"card": str(card), "suit": suit}
         if suit == SPADES:

@@ -23,6 +23,7 @@ The camera tracker's memory (one JSON per game) is replaced by compare-and-swap:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import queue
@@ -302,10 +303,8 @@ class PostgresStorage(Storage):
     kind = "postgresql"
 
     def __init__(self, url: str, pool_size: int = 8) -> None:
-        try:
-            import psycopg  # noqa: F401
-        except ImportError:  # pragma: no cover - psycopg is a dependency of the API
-            raise StorageError("PostgreSQL needs the psycopg package (pip install 'psycopg[binary]')") from None
+        if importlib.util.find_spec("psycopg") is None:  # pragma: no cover - an API dependency
+            raise StorageError("PostgreSQL needs the psycopg package (pip install 'psycopg[binary]')")
         self.url = url
         self._pool: queue.LifoQueue = queue.LifoQueue()
         self._sem = threading.BoundedSemaphore(pool_size)

@@ -19,6 +19,7 @@ exact at 9 cards (exact at 13 cards can take minutes on one deal), one run each,
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import statistics
@@ -129,11 +130,8 @@ def main(argv=None) -> None:
     ap.add_argument("--no-dds", action="store_true")
     ap.add_argument("--nil", action="store_true", help="add nil-defence rows")
     args = ap.parse_args(argv)
-    try:
-        import endplay  # noqa: F401
-        have_dds = not args.no_dds
-    except ImportError:
-        have_dds = False
+    have_dds = not args.no_dds and importlib.util.find_spec("endplay") is not None
+    if not have_dds and not args.no_dds:
         print("endplay not installed: timing our solver only")
     print(f"load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (cores: {os.cpu_count()})")
     rows = []

@@ -45,6 +45,21 @@ def test_leads_into_a_partners_void_or_an_opponents_void():
     assert card_role(st, n, parse_card("KH")) == ("cash_ruff_risk", {"card": "KH", "suit": 1, "seat": "E"})
 
 
+def test_a_void_with_every_spade_seen_cannot_trump():
+    # N holds every spade but AS 2S 3S, and all three have been played
+    hand = "AH KH KS QS JS TS 9S 8S 7S 6S 5S 4S 3S"
+    # trick 1: S, out of hearts, trumps N's AH with the AS; S leads 2S, N's 3S wins trick 2
+    st, n = position("N", hand, "AH 2H AS 3H 2S 2C 3S 2D")
+    assert role(st, n, "KH") == "cash"  # partner is out of hearts, but has no spade left
+    # the same with E trumping: the king is top and nobody can trump it
+    st, n = position("N", hand, "AH AS 2H 3H 2S 2C 2D 3S")
+    assert role(st, n, "KH") == "cash"
+    # 3S and 2S still out: E, out of hearts, may trump the king
+    hand = hand.replace("3S", "QC")
+    st, n = position("N", hand, "AH AS 2H 3H 2C 3C 4C QC")
+    assert role(st, n, "KH") == "cash_ruff_risk"
+
+
 def test_spade_leads():
     # trick 1: S, out of diamonds, trumps N's 8D with the 2S (spades broken) and leads trick 2
     st, s = position("S", "AS 7S 2S 3S 4H 5H 6H 7H 8H 9H TH JH QH", "8D 2D 2S 4D")
