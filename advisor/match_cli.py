@@ -4,7 +4,7 @@
     piki match --a heuristic --vs-cmd "python advisor/bots/example_outside_bot.py" --games 10
 
 ``--games N`` plays ceil(N/2) deal sets, each twice with the sides swapped. Bots are named
-from the registry (``random``, ``heuristic``, ``pimc``), optionally with options:
+from the registry (``random``, ``heuristic``, ``counter``, ``pimc``), optionally with options:
 ``pimc:time_budget=0.5``. Unknown bots and bad arguments exit 2 with one line on stderr.
 """
 

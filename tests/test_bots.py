@@ -49,9 +49,9 @@ def heuristic_action(st: HandState):
 
 # ---------------------------------------------------------------- registry
 def test_registry_names_and_unknown_bot():
-    assert {"random", "heuristic", "pimc"} <= set(BOTS)
-    assert get_bot("random").name == "random"
-    assert get_bot("heuristic").name == "heuristic"
+    assert {"random", "heuristic", "counter", "pimc"} <= set(BOTS)
+    for name in ("random", "heuristic", "counter"):
+        assert get_bot(name).name == name
     with pytest.raises(BotUnavailable, match="unknown bot 'nope'"):
         get_bot("nope")
     with pytest.raises(BotUnavailable, match="bad options"):
@@ -81,11 +81,12 @@ def test_pimc_adapter_without_the_search_is_a_clear_error(monkeypatch):
 
 
 # ---------------------------------------------------------------- legality
+@pytest.mark.parametrize("name", ["heuristic", "counter"])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_every_bot_action_is_legal_from_random_views(preset):
+def test_every_bot_action_is_legal_from_random_views(preset, name):
     rules = PRESETS[preset]
     rng = random.Random(f"legal-{preset}")
-    bots = [get_bot("heuristic"), get_bot("random", seed=3)]
+    bots = [get_bot(name), get_bot("random", seed=3)]
     decisions = 0
     for hand in range(40):
         # random scores and bags so that blind nil, bag pressure and endgames all come up

@@ -21,12 +21,18 @@ def _heuristic(**options: Any) -> Bot:
     return HeuristicBot(**options)
 
 
+def _counter(**options: Any) -> Bot:
+    from .counter import CounterBot
+    return CounterBot(**options)
+
+
 def _pimc(**options: Any) -> Bot:
     from .pimc import PimcBot  # lazy: the advisor's search is heavy and may be missing
     return PimcBot(**options)
 
 
-BOTS: dict[str, Callable[..., Bot]] = {"random": _random, "heuristic": _heuristic, "pimc": _pimc}
+BOTS: dict[str, Callable[..., Bot]] = {"random": _random, "heuristic": _heuristic, "counter": _counter,
+                                     "pimc": _pimc}
 
 
 def get_bot(name: str, **options: Any) -> Bot:
