@@ -88,6 +88,26 @@ def test_example_outside_bot_plays_whole_games():
     assert data["b"]["bot"] == f"cmd:{EXAMPLE}"
 
 
+def test_a_served_bot_plays_exactly_as_the_bot_itself():
+    """``python -m advisor.bots.serve counter`` sees only the records an outside program gets; the
+    deterministic counter bot must play the same games through them as in the match's own process."""
+    served = outside(f"{sys.executable} -m advisor.bots.serve counter")
+    inside = run_match(MatchConfig(a=BotSpec("heuristic"), b=BotSpec("counter"), deal_sets=2, seed=8),
+                       jobs=1).to_json()
+    through = run_match(MatchConfig(a=BotSpec("heuristic"), b=served, deal_sets=2, seed=8), jobs=1).to_json()
+    assert through["forfeits"] == []
+    for side in ("a", "b"):
+        inside[side].pop("bot"), through[side].pop("bot")
+        assert through[side] == inside[side]
+    assert through["hands"] == inside["hands"] > 4
+
+
+def test_serving_an_unknown_bot_exits_2():
+    import subprocess
+    out = subprocess.run([sys.executable, "-m", "advisor.bots.serve", "nope"], capture_output=True, text=True)
+    assert out.returncode == 2 and "unknown bot 'nope'" in out.stderr and out.stdout == ""
+
+
 def _script(tmp_path, name: str, body: str) -> str:
     path = tmp_path / name
     path.write_text(textwrap.dedent(body))
