@@ -15,7 +15,7 @@ from .explain import join, say
 from .record import HandRecord, completed_hands, replay
 from . import search
 from .search import (
-    BidModel, analyse_play, best_move, bid_evaluations, bid_samples, make_chance, opponents_contract_known,
+    BidModel, MoveStats, analyse_play, best_move, bid_evaluations, bid_samples, make_chance, opponents_contract_known,
 )
 from .gamevalue import win_table
 from .inference import SampledDeal
@@ -39,6 +39,9 @@ RULE_NIL_MIN_PROBABILITY = 0.6
 # when it is worth this much more, counted in points at the current score (see _points_slope).
 GAME_END_POINTS = 2.0
 GAME_END_CHANCE = 0.005  # … and raises that chance by at least half a percentage point
+# A live nil's chance of surviving is quoted in the play advice where the cards differ by at
+# least this many percentage points.
+NIL_CHANCE_SHOWN = 5.0
 
 
 def _rng(seed: int | None) -> random.Random:
@@ -244,13 +247,7 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
             if other is not None:
                 reasons.append(other)
     for s in analysis.nils:
-        pct = 100 * best.nil_ok.get(s, 1.0)
-        if s == seat:
-            reasons.append(("own_nil", {"pct": pct, "card": str(best.card)}))
-        elif s == (seat + 2) & 3:
-            reasons.append(("cover_partner_nil", {"pct": pct, "card": str(best.card)}))
-        else:
-            reasons.append(("attack_nil", {"seat": "NESW"[s], "pct": pct, "card": str(best.card)}))
+        reasons.append(nil_reason(seat, s, moves))
     _contract_reasons(view, seat, reasons)
     return {
         "seat": "NESW"[seat],
@@ -264,6 +261,38 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
         "samples": analysis.samples,
         "explanation": join(lang, reasons),
     }
+
+
+def nil_reason(seat: int, nil_seat: int, moves: list[MoveStats]) -> tuple[str, dict]:
+    """What the play advice says about ``nil_seat``'s live nil; ``moves[0]`` is the recommended card.
+
+    The nil's chance is quoted where the choice of card moves it: the same after every card (often
+    0%, as the simulated defenders see every card) it says nothing about the card. Where another
+    card would serve the nil better (ours: keep it; the opponents': bust it), that card is named.
+
+    >>> a, b = MoveStats(Card(0), nil_ok={2: 0.0}), MoveStats(Card(1), nil_ok={2: 0.3})
+    >>> nil_reason(0, 2, [a, b])
+    ('cover_partner_nil_vs', {'seat': 'S', 'pct': 0.0, 'card': '2S', 'other': '3S', 'other_pct': 30.0})
+    >>> nil_reason(0, 2, [b, a])[0]  # the best card is also the nil's best
+    'cover_partner_nil'
+    >>> c, d = MoveStats(Card(0), nil_ok={1: 0.4}), MoveStats(Card(1), nil_ok={1: 0.1})
+    >>> nil_reason(0, 1, [c, d])[0], nil_reason(0, 1, [d, c])[0]  # E's nil: the lower, the better
+    ('attack_nil_vs', 'attack_nil')
+    >>> nil_reason(0, 2, [a, MoveStats(Card(1), nil_ok={2: 0.02})])[0]
+    'cover_partner_nil_any'
+    """
+    best = moves[0]
+    pct = 100 * best.nil_ok.get(nil_seat, 1.0)
+    key = "own_nil" if nil_seat == seat else "cover_partner_nil" if nil_seat == (seat + 2) & 3 else "attack_nil"
+    params = {"seat": "NESW"[nil_seat], "pct": pct, "card": str(best.card)}
+    chances = [100 * m.nil_ok.get(nil_seat, 1.0) for m in moves]
+    if max(chances) - min(chances) < NIL_CHANCE_SHOWN:
+        return key + "_any", params
+    i = chances.index((min if key == "attack_nil" else max)(chances))
+    if abs(chances[i] - pct) >= NIL_CHANCE_SHOWN:
+        params.update(other=str(moves[i].card), other_pct=chances[i])
+        return key + "_vs", params
+    return key, params
 
 
 def own_view(state: HandState) -> HandState:

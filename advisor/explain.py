@@ -51,6 +51,17 @@ TEXTS: dict[str, dict[str, str]] = {
                          " underrates the danger to a nil.",
         "attack_nil": "{seat} bid nil: try to make them take a trick (their nil survives {pct:.0f}%"
                       " after {card}).",
+        "cover_partner_nil_any": "Partner bid nil: cover them — take the tricks partner might be forced"
+                                 " to win.",
+        "own_nil_any": "You bid nil: stay under the winning card.",
+        "attack_nil_any": "{seat} bid nil: try to make them take a trick.",
+        "cover_partner_nil_vs": "Partner bid nil: cover them — take the tricks partner might be forced"
+                                " to win (nil survives {pct:.0f}% after {card}, {other_pct:.0f}% after"
+                                " {other}, which is worth less overall).",
+        "own_nil_vs": "You bid nil: stay under the winning card (nil survives {pct:.0f}% after {card},"
+                      " {other_pct:.0f}% after {other}, which is worth less overall).",
+        "attack_nil_vs": "{seat} bid nil: try to make them take a trick (their nil survives {pct:.0f}%"
+                         " after {card}, {other_pct:.0f}% after {other}, which is worth less overall).",
         "bags_near": "Your team has {bags} bags: avoid overtricks, {left} more cost {penalty} points.",
         "bags_near_bid": "Your team has {bags} bags ({left} more cost {penalty} points), but a bag"
                          " costs about {share:.0f} points in the long run wherever the limit falls:"
@@ -148,6 +159,18 @@ TEXTS: dict[str, dict[str, str]] = {
                          " {top}, a widzi wszystkie karty, więc nie docenia zagrożenia dla nila.",
         "attack_nil": "{seat} zgłosił nil: spróbuj zmusić go do wzięcia lewy (jego nil przetrwa w"
                       " {pct:.0f}% po {card}).",
+        "cover_partner_nil_any": "Partner zgłosił nil: osłaniaj go — bierz lewy, które partner mógłby"
+                                 " musieć wziąć.",
+        "own_nil_any": "Zgłosiłeś nil: zagrywaj pod najwyższą kartę.",
+        "attack_nil_any": "{seat} zgłosił nil: spróbuj zmusić go do wzięcia lewy.",
+        "cover_partner_nil_vs": "Partner zgłosił nil: osłaniaj go — bierz lewy, które partner mógłby"
+                                " musieć wziąć (nil przetrwa w {pct:.0f}% po {card}, w {other_pct:.0f}%"
+                                " po {other}, która w sumie jest warta mniej).",
+        "own_nil_vs": "Zgłosiłeś nil: zagrywaj pod najwyższą kartę (nil przetrwa w {pct:.0f}% po {card},"
+                      " w {other_pct:.0f}% po {other}, która w sumie jest warta mniej).",
+        "attack_nil_vs": "{seat} zgłosił nil: spróbuj zmusić go do wzięcia lewy (jego nil przetrwa w"
+                         " {pct:.0f}% po {card}, w {other_pct:.0f}% po {other}, która w sumie jest warta"
+                         " mniej).",
         "bags_near": "Twoja para ma {bags} worków: unikaj nadróbek, jeszcze {left} kosztuje {penalty} pkt.",
         "bags_near_bid": "Twoja para ma {bags} worków (jeszcze {left} kosztuje {penalty} pkt), ale"
                          " worek kosztuje na dłuższą metę około {share:.0f} pkt, gdziekolwiek wypadnie"

@@ -83,6 +83,9 @@ def test_cover_partner_nil_overtakes_when_partner_would_win():
         advice = play_json(rec, time_budget=3, seed=3, lang=lang)
         assert advice["card"] == "AH", advice
         assert "Partner" in advice["explanation"]
+        # the ace is also the card that keeps the nil: its chance is quoted, no other card named
+        assert ("survives" if lang == "en" else "przetrwa") in advice["explanation"]
+        assert "worth less overall" not in advice["explanation"]
 
 
 def test_bid_advice_through_cli_is_legal_and_explained(tmp_path):
