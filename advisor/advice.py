@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -316,6 +317,8 @@ def _contract_reasons(state: HandState, seat: int, reasons: list) -> None:
 
 
 # --------------------------------------------------------------------- review
+REVIEW_CARD_SAMPLES = 16  # sampled deals a card decision is judged on
+REVIEW_BID_SAMPLES = 8  # double-dummy solves that correct a bid's trick estimates
 def _mark(tricks_lost: float) -> str:
     if tricks_lost > 0.6:
         return "??"
@@ -330,7 +333,9 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
     final = replay(record)
     seats = [parse_seat(seat)] if seat else [Seat(s) for s in range(4)]
     hands = completed_hands(record.hands)
-    per_decision = 0.12 if time_budget is None else time_budget
+    # Without a time budget the review is the same on every run and machine: each decision is
+    # judged on a fixed number of sampled deals (the seed's), however long they take.
+    per_decision = math.inf if time_budget is None else time_budget
     rng = _rng(seed)
     state = record.new_state()
     decisions: list[dict[str, Any]] = []
@@ -368,7 +373,7 @@ def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: rand
                 lang: str = "en") -> dict:
     seat = state._to_act
     view = seat_view(state, Seat(seat))
-    model = bid_samples(view, time_budget=budget * 3, max_samples=24, rng=rng)
+    model = bid_samples(view, time_budget=budget * 3, max_samples=REVIEW_BID_SAMPLES, rng=rng)
     rows = bid_evaluations(view, model)
     if bid == BLIND_NIL:
         rows.update(bid_evaluations(view, model, [BLIND_NIL]))
@@ -409,7 +414,8 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
                  hands: dict, lang: str = "en") -> dict:
     seat = state._to_act
     view = seat_view(state, Seat(seat))
-    analysis = analyse_play(view, time_budget=budget, max_samples=32, min_samples=4, rng=rng)
+    analysis = analyse_play(view, time_budget=budget, max_samples=REVIEW_CARD_SAMPLES,
+                            min_samples=REVIEW_CARD_SAMPLES if math.isinf(budget) else 4, rng=rng)
     by_card = {int(m.card): m for m in analysis.moves}
     played = by_card[int(card)]
     best = analysis.moves[0]

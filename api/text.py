@@ -63,10 +63,12 @@ def render_play(a: dict[str, Any]) -> str:
 def render_review(r: dict[str, Any]) -> str:
     lines = []
     for d in r["decisions"]:
-        if d["cost"] > 0.05:
+        if d["cost"] > 0.05 or d.get("mark"):
             mark = d.get("mark") or ""
+            # the marks are by tricks lost (ben's rule), the cost in points: both are shown
+            tricks = f", {d['tricks_lost']:.1f} tricks" if d.get("tricks_lost") else ""
             lines.append(f"{d['label']:>10} {d['seat']}: played {d['played']}, best {d['best']}"
-                         f" (costs {d['cost']:.1f} points) {mark}".rstrip())
+                         f" (costs {d['cost']:.1f} points{tricks}) {mark}".rstrip())
             if d.get("note"):
                 lines.append(f"{'':>13}{d['note']}")
     lines.append(r["summary"])

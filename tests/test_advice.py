@@ -254,6 +254,30 @@ def test_choose_action_is_legal_for_views_of_both_presets():
                     break
 
 
+def test_review_without_a_budget_is_the_same_every_time():
+    """No time budget: each decision is judged on a fixed set of deals, so a second review of the
+    same hand (here with the machine made busy by a search on another thread) says the same."""
+    import threading
+
+    rng = random.Random(8)
+    st = HandState(Rules(), Seat.N, deal(rng))
+    for b in (4, 2, 3, 3):
+        st.bid(b)
+    while not st.is_done:
+        st.play(rng.choice(st.legal_cards()))
+    rec = HandRecord(rules=st.rules, dealer=st.dealer,
+                     hands={Seat(s): _held(st, s) for s in range(4)},
+                     bids={Seat(s): b for s, b in enumerate(st.bids)}, plays=list(st.plays))
+    first = review_json(rec, seat="S")
+    busy = threading.Thread(target=lambda: review_json(rec, seat="W"))
+    busy.start()
+    second = review_json(rec, seat="S")
+    busy.join()
+    assert second == first
+    plays = [d for d in first["decisions"] if d["kind"] == "play"]
+    assert len(plays) == 13 and sum(d["mark"] != "" for d in plays) >= 2
+
+
 def test_review_flags_a_thrown_trick(tmp_path):
     # Play a hand where N, holding the AS late, discards it under partner's... simpler: play
     # random legal cards, then check that review costs are non-negative, best is legal, and a

@@ -553,7 +553,9 @@ async function runReview() {
   status.textContent = t("review_running");
   try {
     const seat = $("#review-seat").value;
-    const rev = await api("POST", "/v1/review", record, { lang, seat, time_budget: 0.05 });
+    // no time budget: the server judges each decision on a fixed set of deals, so the same hand
+    // gets the same review every time
+    const rev = await api("POST", "/v1/review", record, { lang, seat });
     status.textContent = "";
     const bidNotes = (rev.decisions || []).filter(d => d.kind === "bid").map(d =>
       `${d.seat}: ${t("bid")} ${d.played}` + (d.mark ? ` → ${t("best", { card: d.best })} (${t("mistake_cost", { cost: d.cost })}`
