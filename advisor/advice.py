@@ -317,8 +317,12 @@ def _contract_reasons(state: HandState, seat: int, reasons: list) -> None:
 
 
 # --------------------------------------------------------------------- review
-REVIEW_CARD_SAMPLES = 16  # sampled deals a card decision is judged on
-REVIEW_BID_SAMPLES = 8  # double-dummy solves that correct a bid's trick estimates
+# Sampled deals a card decision is judged on, and double-dummy solves that correct a bid's
+# trick estimates: exactly these without a time budget, at most these with one.
+REVIEW_CARD_SAMPLES = {"fixed": 16, "timed": 32}
+REVIEW_BID_SAMPLES = {"fixed": 8, "timed": 24}
+
+
 def _mark(tricks_lost: float) -> str:
     if tricks_lost > 0.6:
         return "??"
@@ -373,7 +377,8 @@ def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: rand
                 lang: str = "en") -> dict:
     seat = state._to_act
     view = seat_view(state, Seat(seat))
-    model = bid_samples(view, time_budget=budget * 3, max_samples=REVIEW_BID_SAMPLES, rng=rng)
+    model = bid_samples(view, time_budget=budget * 3,
+                        max_samples=REVIEW_BID_SAMPLES["fixed" if math.isinf(budget) else "timed"], rng=rng)
     rows = bid_evaluations(view, model)
     if bid == BLIND_NIL:
         rows.update(bid_evaluations(view, model, [BLIND_NIL]))
@@ -414,8 +419,10 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
                  hands: dict, lang: str = "en") -> dict:
     seat = state._to_act
     view = seat_view(state, Seat(seat))
-    analysis = analyse_play(view, time_budget=budget, max_samples=REVIEW_CARD_SAMPLES,
-                            min_samples=REVIEW_CARD_SAMPLES if math.isinf(budget) else 4, rng=rng)
+    fixed = math.isinf(budget)
+    samples = REVIEW_CARD_SAMPLES["fixed" if fixed else "timed"]
+    analysis = analyse_play(view, time_budget=budget, max_samples=samples,
+                            min_samples=samples if fixed else 4, rng=rng)
     by_card = {int(m.card): m for m in analysis.moves}
     played = by_card[int(card)]
     best = analysis.moves[0]
