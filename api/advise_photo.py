@@ -7,7 +7,7 @@ import json
 import sys
 
 from advisor.bids import BidParseError, bid_to_json, parse_bid
-from advisor.cards import parse_seat
+from advisor.cards import parse_card, parse_seat, sort_for_display
 from advisor.record import HandRecord, RecordError, replay
 from advisor.state import IllegalEvent
 
@@ -103,7 +103,8 @@ def run_advise(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:
-        print(f"hand ({len(hand)}): {' '.join(hand)}")
+        shown = sort_for_display(parse_card(c) for c in hand)  # by suit, high to low
+        print(f"hand ({len(hand)}): {' '.join(str(c) for c in shown)}")
         for w in warnings:
             print(f"warning: {w}")
         from .text import render_bid
