@@ -149,9 +149,13 @@ def test_review_upload_shows_the_trick_table(page, tmp_path):
     page.wait_for_function("document.querySelector('#review-status').textContent === ''",
                            timeout=240_000)
     assert "S" in page.locator("#review-summary").inner_text()
+    # the review is the same every time: lowest-card play costs S marked tricks in this hand
+    assert page.locator("#review-table td.mistake").count() >= 3
     for cell in page.locator("#review-table td.mistake").all():
         assert "−" in cell.inner_text()
-        assert "Better: " in cell.get_attribute("title")  # what the card did, and what the best would do
+        title = cell.get_attribute("title")
+        assert "Better: " in title  # what the card did, and what the best would do
+        assert " pts, −" in title and " tricks" in title  # the cost in points and the tricks lost
     assert not page.errors
 
 

@@ -34,7 +34,7 @@ const TEXTS = {
     your_turn: "Your turn!", question: "Please confirm", confirm: "Yes, record it", reject: "No",
     confirm_card: "Record {card}", created: "Game created.", saved: "Saved.",
     review_running: "Analysing the decisions…", review_unavailable: "The analysis is not available: {msg}",
-    bad_json: "This is not valid JSON: {msg}", mistake_cost: "−{cost} pts", best: "best: {card}",
+    bad_json: "This is not valid JSON: {msg}", mistake_cost: "−{cost} pts", tricks_lost: "−{n} tricks", best: "best: {card}",
     chart_title: "Tricks taken during the hand", final_score: "Score of the hand",
     trick_closed: "Trick closed.", proposed: "Seen {card} ({frames}/{needed})…", confirmed: "{seat} played {card}.",
     waiting: "Waiting for the table to clear.", game_over: "Game over. Winner: {w}",
@@ -70,7 +70,7 @@ const TEXTS = {
     your_turn: "Twój ruch!", question: "Potwierdź", confirm: "Tak, zapisz", reject: "Nie",
     confirm_card: "Zapisz {card}", created: "Utworzono grę.", saved: "Zapisano.",
     review_running: "Analizuję decyzje…", review_unavailable: "Analiza jest niedostępna: {msg}",
-    bad_json: "To nie jest poprawny JSON: {msg}", mistake_cost: "−{cost} pkt", best: "najlepsza: {card}",
+    bad_json: "To nie jest poprawny JSON: {msg}", mistake_cost: "−{cost} pkt", tricks_lost: "−{n} lew", best: "najlepsza: {card}",
     chart_title: "Lewy wzięte w trakcie rozdania", final_score: "Wynik rozdania",
     trick_closed: "Lewa zamknięta.", proposed: "Widzę {card} ({frames}/{needed})…", confirmed: "{seat} zagrał {card}.",
     waiting: "Czekam, aż stół zostanie uprzątnięty.", game_over: "Koniec gry. Wygrywa: {w}",
@@ -587,7 +587,9 @@ function drawReviewTable(st, decisions) {
       if (d && d.mark) {
         td.append(el("span", { class: "cost", text: d.mark + " " + t("mistake_cost", { cost: d.cost }) }),
           el("span", { class: "best", text: t("best", { card: cardName(d.best) }) }));
-        td.title = `${d.played} → ${d.best}: −${d.cost}` + (d.note ? `\n${d.note}` : "");
+        // the mark is by tricks lost, the cost in points: the tooltip gives both
+        td.title = `${d.played} → ${d.best}: ${t("mistake_cost", { cost: d.cost })}`
+          + (d.tricks_lost ? `, ${t("tricks_lost", { n: d.tricks_lost })}` : "") + (d.note ? `\n${d.note}` : "");
       }
       return td;
     });
