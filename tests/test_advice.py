@@ -254,20 +254,25 @@ def test_choose_action_is_legal_for_views_of_both_presets():
                     break
 
 
+def _random_hand(seed: int, bids: tuple) -> HandRecord:
+    """A finished hand: a seeded deal (dealer N), the given bids, random legal cards."""
+    rng = random.Random(seed)
+    st = HandState(Rules(), Seat.N, deal(rng))
+    for b in bids:
+        st.bid(b)
+    while not st.is_done:
+        st.play(rng.choice(st.legal_cards()))
+    return HandRecord(rules=st.rules, dealer=st.dealer,
+                      hands={Seat(s): _held(st, s) for s in range(4)},
+                      bids={Seat(s): b for s, b in enumerate(st.bids)}, plays=list(st.plays))
+
+
 def test_review_without_a_budget_is_the_same_every_time():
     """No time budget: each decision is judged on a fixed set of deals, so a second review of the
     same hand (here with the machine made busy by a search on another thread) says the same."""
     import threading
 
-    rng = random.Random(8)
-    st = HandState(Rules(), Seat.N, deal(rng))
-    for b in (4, 2, 3, 3):
-        st.bid(b)
-    while not st.is_done:
-        st.play(rng.choice(st.legal_cards()))
-    rec = HandRecord(rules=st.rules, dealer=st.dealer,
-                     hands={Seat(s): _held(st, s) for s in range(4)},
-                     bids={Seat(s): b for s, b in enumerate(st.bids)}, plays=list(st.plays))
+    rec = _random_hand(8, (4, 2, 3, 3))
     first = review_json(rec, seat="S")
     busy = threading.Thread(target=lambda: review_json(rec, seat="W"))
     busy.start()
@@ -282,15 +287,7 @@ def test_review_flags_a_thrown_trick(tmp_path):
     # Play a hand where N, holding the AS late, discards it under partner's... simpler: play
     # random legal cards, then check that review costs are non-negative, best is legal, and a
     # deliberately bad card (a needless ace under partner's winning card) is flagged.
-    rng = random.Random(21)
-    st = HandState(Rules(), Seat.N, deal(rng))
-    for b in (3, 3, 3, 3):
-        st.bid(b)
-    while not st.is_done:
-        st.play(rng.choice(st.legal_cards()))
-    rec = HandRecord(rules=st.rules, dealer=st.dealer,
-                     hands={Seat(s): _held(st, s) for s in range(4)},
-                     bids={Seat(s): b for s, b in enumerate(st.bids)}, plays=list(st.plays))
+    rec = _random_hand(21, (3, 3, 3, 3))
     r = review_json(rec, seat="N", time_budget=0.03, seed=2)
     plays = [d for d in r["decisions"] if d["kind"] == "play"]
     assert len(plays) == 13 and all(d["seat"] == "N" for d in plays)

@@ -7,9 +7,9 @@ A bot gets ``view``, a :class:`~advisor.state.HandState` in which only its own h
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Callable, Protocol, runtime_checkable
 
-from ..state import HandState
+from ..state import HandState, Phase
 
 
 @runtime_checkable
@@ -19,6 +19,21 @@ class Bot(Protocol):
     def act(self, view: HandState) -> int:
         """A bid in the bidding, a card (int or Card) in the play."""
         ...
+
+
+class RuleBot:
+    """A deterministic bot made of two rules: ``bid_rule(view)`` in the bidding and
+    ``card_rule(view)`` in the play (subclasses set both, and ``name``)."""
+
+    name = "rules"
+    bid_rule: Callable[[HandState], int]
+    card_rule: Callable[[HandState], int]
+
+    def new_game(self, seed) -> None:  # deterministic: nothing to reset
+        pass
+
+    def act(self, view: HandState) -> int:
+        return self.bid_rule(view) if view.phase is Phase.BIDDING else self.card_rule(view)
 
 
 class BotFailure(Exception):

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 from ..bids import BLIND_NIL, is_nil
 from ..cards import Card, mask_to_cards
-from ..state import HandState, Phase
+from ..state import HandState
+from .base import RuleBot
 from .knowledge import SPADES, Knowledge, beats, cards_in, rank_of, suit_of
 
 QUEEN, KING, ACE = 10, 11, 12  # ranks: 0 is the two
@@ -392,13 +393,7 @@ def choose_card(view: HandState) -> Card:
     return duck(k, cards)
 
 
-class CounterBot:
+class CounterBot(RuleBot):
     name = "counter"
-
-    def new_game(self, seed) -> None:  # deterministic: nothing to reset
-        pass
-
-    def act(self, view: HandState) -> int:
-        if view.phase is Phase.BIDDING:
-            return choose_bid(view)
-        return choose_card(view)
+    bid_rule = staticmethod(choose_bid)
+    card_rule = staticmethod(choose_card)

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from ..state import HandState, Phase
+from .base import RuleBot
 from .heuristic_bid import choose_bid
 from .heuristic_play import choose_card
 
 
-class HeuristicBot:
+class HeuristicBot(RuleBot):
     name = "heuristic"
-
-    def new_game(self, seed) -> None:  # deterministic: nothing to reset
-        pass
-
-    def act(self, view: HandState) -> int:
-        if view.phase is Phase.BIDDING:
-            return choose_bid(view)
-        return choose_card(view)
+    bid_rule = staticmethod(choose_bid)
+    card_rule = staticmethod(choose_card)
