@@ -426,6 +426,11 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
     by_card = {int(m.card): m for m in analysis.moves}
     played = by_card[int(card)]
     best = analysis.moves[0]
+    if analysis.team_nil_live and best.value - played.value <= search.tie_window(view, analysis):
+        # the team's nil is at stake: double dummy cannot judge nil technique (shedding a high
+        # card under a partner's winner, covering), and the advice itself plays such a card
+        # unless the search finds it far worse; neither is it a mistake here
+        best = played
     cost = max(0.0, best.value - played.value)  # points, or near the end the win chance in points
     tricks_lost = max(0.0, best.tricks - played.tricks)
     out = {

@@ -399,6 +399,12 @@ def _nil_window(state: HandState, analysis: PlayAnalysis) -> float:
     return NIL_TIE_POINTS * max(stakes) / max(1, state.rules.nil_value)
 
 
+def tie_window(state: HandState, analysis: PlayAnalysis) -> float:
+    """How many points under the search's best a card may be and still tie with it (see
+    :func:`best_move`): TIE_POINTS, or with the seat's team's nil at stake the nil window."""
+    return _nil_window(state, analysis) if analysis.team_nil_live else TIE_POINTS
+
+
 def best_move(state: HandState, analysis: PlayAnalysis) -> MoveStats:
     """The card to play: the search's best, with ties settled by the heuristic player.
 
@@ -412,7 +418,7 @@ def best_move(state: HandState, analysis: PlayAnalysis) -> MoveStats:
     top = moves[0]
     if len(moves) < 2:
         return top
-    window = _nil_window(state, analysis) if analysis.team_nil_live else TIE_POINTS
+    window = tie_window(state, analysis)
     tied = {int(m.card): m for m in moves if top.value - m.value <= window}
     if len(tied) < 2:
         return top

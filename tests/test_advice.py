@@ -283,6 +283,33 @@ def test_review_without_a_budget_is_the_same_every_time():
     assert len(plays) == 13 and sum(d["mark"] != "" for d in plays) >= 2
 
 
+# A hand of the pimc-counter match (deal set 1, hand 4): S bid nil and, under partner's winning
+# AH, AD and KH, shed JH, KD and 8H; the counter bot's defence still set the nil later.
+NIL_SHEDS = {
+    "dealer": "W", "score_before": {"NS": 144, "EW": 192}, "bags_before": {"NS": 4, "EW": 2},
+    "hands": {
+        "N": "2S 5S KS 4H KH AH 6D 7D 9D AD 6C 7C 9C".split(),
+        "E": "3S 9S JS AS 2H 3H 7H 9H QH JD QD 8C JC".split(),
+        "S": "7S 5H 6H 8H JH 2D 3D 4D 5D TD KD 3C QC".split(),
+        "W": "4S 6S 8S TS QS TH 8D 2C 4C 5C TC KC AC".split(),
+    },
+    "bids": {"N": 4, "E": 2, "S": 0, "W": 4},
+    "plays": ("2C 9C 8C 3C AH QH JH TH AD QD KD 8D KH 9H 8H TS 4C 7C JC QC 2D 4S 6D JD AC 6C 2H 7S 5H 6S "
+              "4H 3H 8S 2S AS 6H 7H 3D 5C 5S 7D 3S 4D TC 9S 5D QS KS 9D JS TD KC").split(),
+}
+
+
+def test_review_does_not_call_nil_technique_a_mistake():
+    """Double dummy sees no reason for a nil bidder to shed a high card under the partner's
+    winner (the defenders see every card): the advice plays such cards unless the search finds
+    them far worse, and the review must not mark them as mistakes either."""
+    r = review_json(HandRecord.from_json(NIL_SHEDS), seat="S")
+    sheds = {d["played"]: d for d in r["decisions"] if d["kind"] == "play" and d["played"] in ("JH", "KD", "8H")}
+    assert len(sheds) == 3
+    for d in sheds.values():
+        assert d["mark"] == "" and d["cost"] == 0 and d["best"] == d["played"], d
+
+
 def test_review_flags_a_thrown_trick(tmp_path):
     # Play a hand where N, holding the AS late, discards it under partner's... simpler: play
     # random legal cards, then check that review costs are non-negative, best is legal, and a
