@@ -34,7 +34,10 @@ def answer(bot, line: str) -> dict:
         return {"error": f"the record's seat is {record.seat.name}, but {state.to_act.name} is to act"}
     if not state.legal_actions():
         return {"error": f"{state.to_act.name} has nothing to do in this record (its hand unknown, or the hand over)"}
-    action = bot.act(state)
+    try:
+        action = bot.act(state)
+    except Exception as e:  # one bad decision is a forfeit in the match, not a dead program
+        return {"error": f"{getattr(bot, 'name', 'the bot')} could not decide: {type(e).__name__}: {e}"}
     if state.phase is Phase.BIDDING:
         return {"bid": bid_to_json(action)}
     return {"card": str(action)}
