@@ -102,6 +102,27 @@ def test_a_served_bot_plays_exactly_as_the_bot_itself():
     assert through["hands"] == inside["hands"] > 4
 
 
+def test_a_served_bot_answers_bad_lines_and_its_own_failures_with_an_error_line():
+    from advisor.bots.serve import answer
+
+    class Broken:
+        name = "broken"
+
+        def act(self, view):
+            raise RuntimeError("boom")
+
+    hand = "AS KS 2S AH KH 3H 4D 5D 6D 7C 8C 9C TC".split()
+    line = json.dumps({"format": "piki-hand/1", "dealer": "N", "hands": {"N": hand}, "bids": {},
+                       "plays": [], "seat": "N"})
+    assert answer(get_bot("counter"), line) == {"bid": 4}
+    assert answer(Broken(), line) == {"error": "broken could not decide: RuntimeError: boom"}
+    assert answer(get_bot("counter"), "garbage")["error"].startswith("not a piki-hand/1 record")
+    wrong_seat = json.loads(line) | {"seat": "E"}
+    assert "E" in answer(get_bot("counter"), json.dumps(wrong_seat))["error"]
+    blind = json.loads(line) | {"hands": {"E": hand}}  # N to act, N's hand not given
+    assert "does not give its 13 cards" in answer(get_bot("counter"), json.dumps(blind))["error"]
+
+
 def test_serving_an_unknown_bot_exits_2():
     import subprocess
     out = subprocess.run([sys.executable, "-m", "advisor.bots.serve", "nope"], capture_output=True, text=True)

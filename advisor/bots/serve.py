@@ -32,8 +32,10 @@ def answer(bot, line: str) -> dict:
         return {"error": f"an illegal record: {e}"}
     if record.seat is not None and state.to_act != record.seat:
         return {"error": f"the record's seat is {record.seat.name}, but {state.to_act.name} is to act"}
+    if not state.complete[state.to_act]:
+        return {"error": f"{state.to_act.name} is to act, but the record does not give its 13 cards"}
     if not state.legal_actions():
-        return {"error": f"{state.to_act.name} has nothing to do in this record (its hand unknown, or the hand over)"}
+        return {"error": f"{state.to_act.name} has nothing to do in this record: the hand is over"}
     try:
         action = bot.act(state)
     except Exception as e:  # one bad decision is a forfeit in the match, not a dead program
