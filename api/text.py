@@ -67,7 +67,9 @@ def render_review(r: dict[str, Any]) -> str:
             mark = d.get("mark") or ""
             # the marks are by tricks lost (ben's rule), the cost in points: both are shown
             tricks = f", {d['tricks_lost']:.1f} tricks" if d.get("tricks_lost") else ""
-            lines.append(f"{d['label']:>10} {d['seat']}: played {d['played']}, best {d['best']}"
+            did = "bid" if d.get("kind") == "bid" else "played"
+            label = "bidding" if d.get("kind") == "bid" else d["label"]
+            lines.append(f"{label:>10} {d['seat']}: {did} {d['played']}, best {d['best']}"
                          f" (costs {d['cost']:.1f} points{tricks}) {mark}".rstrip())
             if d.get("note"):
                 lines.append(f"{'':>13}{d['note']}")

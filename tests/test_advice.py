@@ -531,3 +531,20 @@ def test_bid_advice_gives_each_contract_its_chance_to_make():
     # beside a partner's nil the team's contract is the bidder's alone: no chance is given
     nil = replay(HandRecord.from_json({"dealer": "N", "hands": {"S": hand}, "bids": {"N": 0, "E": 3}}))
     assert all("make_chance" not in r for r in analyse_bid(nil, seed=5, time_budget=0.3)["candidates"])
+
+
+def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
+    from api.text import render_review
+
+    review = {"summary": "N: 1 costly decision(s).", "decisions": [
+        {"kind": "bid", "label": "bid 2", "seat": "N", "played": 2, "best": 3, "cost": 5.5, "mark": "",
+         "note": "With 2, ..."},
+        {"kind": "play", "label": "trick 8", "seat": "N", "played": "JS", "best": "2H", "cost": 0.8,
+         "tricks_lost": 0.4, "mark": "?", "note": "JS: ..."},
+        {"kind": "play", "label": "trick 9", "seat": "N", "played": "3C", "best": "3C", "cost": 0.0,
+         "tricks_lost": 0.0, "mark": "", "note": "3C: ..."},
+    ]}
+    lines = render_review(review).splitlines()
+    assert lines[0] == "   bidding N: bid 2, best 3 (costs 5.5 points)"
+    assert lines[2] == "   trick 8 N: played JS, best 2H (costs 0.8 points, 0.4 tricks) ?"
+    assert "trick 9" not in render_review(review) and lines[-1] == "N: 1 costly decision(s)."
