@@ -539,6 +539,13 @@ def test_empty_table_gives_warning_not_cards():
     assert any("no cards found" in w for w in result["warnings"])
 
 
+def test_cli_text_lists_the_cards_by_suit():
+    from vision.cli import _readable
+
+    result = {"hand": ["2H", "AS", "KH", "TC", "3S"], "table": [], "warnings": ["7D uncertain"]}
+    assert _readable("x.jpg", result) == "x.jpg: hand AS 3S KH 2H TC | table - | 7D uncertain"
+
+
 @needs_models
 def test_cli_json_lines_and_bad_image(tmp_path, capsys, held_out_scene):
     from vision.cli import run_scan

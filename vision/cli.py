@@ -16,9 +16,16 @@ def _annotation_path(annotate: str, image: str, many: bool) -> str:
     return str(target)
 
 
+def _by_suit(cards: list[str]) -> str:
+    """Card codes by suit (S, H, D, C), high to low, as a player sorts a hand."""
+    from advisor.cards import parse_card, sort_for_display
+
+    return " ".join(str(c) for c in sort_for_display(parse_card(x) for x in cards)) or "-"
+
+
 def _readable(image: str, result: dict) -> str:
-    hand = " ".join(result["hand"]) or "-"
-    table = " ".join(result["table"]) or "-"
+    hand = _by_suit(result["hand"])
+    table = _by_suit(result["table"])
     line = f"{image}: hand {hand} | table {table}"
     if result["warnings"]:
         line += " | " + "; ".join(result["warnings"])
