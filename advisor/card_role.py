@@ -24,9 +24,14 @@ from .cards import FULL_DECK, Card
 from .state import HandState
 
 
+def _unseen(state: HandState, seat: int) -> int:
+    """The cards ``seat`` has not seen: neither its own nor played."""
+    return FULL_DECK & ~state.played & ~state.known[seat]
+
+
 def _top_out(state: HandState, seat: int, suit: int) -> int | None:
     """The highest card of ``suit`` that ``seat`` has not seen (neither held nor played), if any."""
-    unseen = cards_in(FULL_DECK & ~state.played & ~state.known[seat], suit)
+    unseen = cards_in(_unseen(state, seat), suit)
     return unseen.bit_length() - 1 if unseen else None
 
 
@@ -35,7 +40,7 @@ def _may_trump(state: HandState, seat: int, other: int, suit: int) -> bool:
     hold a spade to trump it with (not shown out of spades, and a spade left unseen)."""
     if suit == SPADES or not state.voids[other] >> suit & 1 or state.voids[other] & 1:
         return False
-    return bool(cards_in(FULL_DECK & ~state.played & ~state.known[seat], SPADES))
+    return bool(cards_in(_unseen(state, seat), SPADES))
 
 
 def card_role(state: HandState, seat: int, card: Card) -> tuple[str, dict]:

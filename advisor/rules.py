@@ -83,6 +83,15 @@ class Rules:
         """
         return score_ends_game(points, self.win_at, self.lose_at)
 
+    def nil_stake(self, blind: bool) -> int:
+        """What a nil wins if it makes and loses if it fails: a blind nil's own value where blind
+        nils are played, else the nil value.
+
+        >>> PRESETS["piki"].nil_stake(False), PRESETS["piki"].nil_stake(True)
+        (100, 200)
+        """
+        return self.blind_nil.value if blind and self.blind_nil else self.nil_value
+
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         for k, v in out.items():

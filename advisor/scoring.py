@@ -76,7 +76,7 @@ def score_team(
             counted += won
             continue
         blind = bid == BLIND_NIL
-        value = rules.blind_nil.value if blind and rules.blind_nil else rules.nil_value
+        value = rules.nil_stake(blind)
         made = won == 0
         nils.append(NilResult(seat, blind, won, made, value if made else -value))
         if rules.nil_tricks is NilTricks.PARTNER:

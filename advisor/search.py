@@ -394,8 +394,7 @@ def _nil_window(state: HandState, analysis: PlayAnalysis) -> float:
     """NIL_TIE_POINTS for a nil worth the preset's nil value, in proportion for a bigger one: double
     dummy misjudges a blind nil's play as much as a nil's, and its points are twice as many."""
     team = analysis.seat & 1
-    stakes = [state.rules.blind_nil.value if state.bids[s] == BLIND_NIL and state.rules.blind_nil
-              else state.rules.nil_value for s in analysis.nils if s & 1 == team]
+    stakes = [state.rules.nil_stake(state.bids[s] == BLIND_NIL) for s in analysis.nils if s & 1 == team]
     return NIL_TIE_POINTS * max(stakes) / max(1, state.rules.nil_value)
 
 

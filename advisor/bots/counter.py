@@ -315,16 +315,12 @@ def bust_nil(k: Knowledge, cards: list[Card], target: int, still_need: bool) -> 
     return duck(k, cards, still_need)
 
 
-def _team_bid(k: Knowledge, seats) -> int:
-    return sum(b for s in seats if (b := k.view.bids[s]) is not None and not is_nil(b))
-
-
 def should_bust(k: Knowledge) -> int | None:
     """The opponent nil to go after, if the team's own contract leaves room for it."""
     if not k.them.nil_seats:
         return None
-    ours = _team_bid(k, (k.me, k.partner))
-    total = ours + _team_bid(k, k.opponents)
+    ours = k.us.contract
+    total = ours + k.them.contract
     if ours < 9 and (total < 12 or ours < 6):
         # the nil bidder to act soonest after the seat, counting backwards round the table
         return min(k.them.nil_seats, key=lambda s: (k.me - s) % 4)
@@ -344,7 +340,7 @@ def _points_if_made(v: HandState, seats) -> int:
         if b is None:
             continue
         if is_nil(b):
-            value = v.rules.blind_nil.value if b == BLIND_NIL and v.rules.blind_nil else v.rules.nil_value
+            value = v.rules.nil_stake(b == BLIND_NIL)
             pts += -value if v.tricks[s] else value
         else:
             pts += 10 * b

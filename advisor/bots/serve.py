@@ -19,7 +19,7 @@ import sys
 from ..bids import bid_to_json
 from ..record import HandRecord, replay
 from ..state import IllegalEvent, Phase
-from . import BotUnavailable, start_game
+from . import start_game
 
 
 def answer(bot, line: str) -> dict:
@@ -53,10 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m advisor.bots.serve BOT[:key=value,...]", file=sys.stderr)
         return 2
     try:
-        spec = parse_bot(argv[0])
-        if spec.name == "outside":
-            raise BotUnavailable("'outside' is not a bot to serve")
-        bot = spec.build()
+        bot = parse_bot(argv[0]).build()
     except Exception as e:  # an unknown bot, a bad option (parse_bot's usage error)
         print(f"piki bot: {e}", file=sys.stderr)
         return 2
