@@ -17,7 +17,8 @@
  *    whose cards, in each suit down to the lowest card whose rank mattered in the search
  *    ("winning ranks"), lie in the same hands; ranks are relative to the cards still out, so
  *    positions that differ in which small cards were played or where the irrelevant small cards
- *    sit share an entry.
+ *    sit share an entry.  A solve that keeps evicting its own entries (crossruffs) moves, with
+ *    them, to a 4x table that files entries by more of the top cards (fewer per bucket).
  *  - Bounds at trick starts: a seat whose i-th highest spade has h higher spades against it
  *    takes i - h tricks (summed over the seats), and i - h' for its side of the count with h'
  *    the higher spades of the other side; partners holding the top two spades, with another
@@ -137,11 +138,25 @@ static __thread uint32_t tt_gen = 0;
 static __thread int tt_have = 0; /* log2 of this thread's table size */
 static int tt_log2 = 13; /* buckets of 64 entries, 32 bytes an entry: 2^13 -> 18 MiB */
 static __thread u64 st_probe = 0, st_hit = 0, st_evict = 0, st_store = 0, st_quick = 0;
+/* A solve whose entries keep evicting others of the same solve (crossruff deals: many more
+ * positions than the table holds) moves on to a larger table with finer classes (below); the
+ * next solve starts in the usual one, which is faster for the other positions. */
+#define DEEP 1      /* finer classes in the larger table: one, the owners of every suit's top 2 cards */
+#define BIG_EXTRA 2 /* the larger table: 4x the buckets (72 MiB beside the usual 18, kept per thread) */
+#define BIG_MAX_LOG2 16
+static u64 tt_thrash = 100000; /* evictions within one solve that move it to the larger table */
+static __thread Bucket *tt_small = NULL, *tt_big = NULL;
+static __thread void *tt_big_raw = NULL;
+static __thread u64 tt_small_mask = 0;
+static __thread int tt_levels = 4, tt_big_have = 0, tt_want_big = 0, tt_tried_big = 0;
+static __thread u64 evict_mark = 0; /* st_evict at the start of the current solve */
+static __thread u64 st_grown = 0;    /* solves moved to the larger table */
 
 /* a thread's table is freed when the thread ends (the key's destructor) */
 static pthread_key_t tt_key;
 static pthread_once_t tt_key_once = PTHREAD_ONCE_INIT;
-static void tt_key_make(void) { pthread_key_create(&tt_key, free); }
+static pthread_key_t tt_big_key;
+static void tt_key_make(void) { pthread_key_create(&tt_key, free); pthread_key_create(&tt_big_key, free); }
 
 static int tt_alloc(void) {
     if (tt && tt_have == tt_log2) return 0;
@@ -158,6 +173,8 @@ static int tt_alloc(void) {
     pthread_setspecific(tt_key, tt_raw);
     tt = (Bucket *)(((uintptr_t)tt_raw + 63) & ~(uintptr_t)63);
     tt_mask = n - 1;
+    tt_small = tt;
+    tt_small_mask = tt_mask;
     tt_gen = 1;
     return 0;
 }
@@ -209,32 +226,18 @@ static inline u64 length_key(const St *s, int r) {
     return k;
 }
 
-/* Entries are filed by the lengths key and, for level L, the owners of the top min(L, length)
- * cards of every suit: an entry goes to the highest level its pattern covers, and a probe looks
- * at every level, so positions sharing suit lengths spread over many buckets. */
-#ifndef CHAIN
-#define CHAIN 1
-#endif
-#if CHAIN
-/* chain classes: class L holds the entries whose pattern covers the top card of suits 0..L-1 */
-#undef MAXLEVEL
-#define MAXLEVEL 4
-#endif
-#ifndef MAXLEVEL
-#define MAXLEVEL 1
-#endif
-#ifndef MINLEVEL
+/* Entries are filed by the lengths key and a class: class 0 by the lengths alone, class L (1..4)
+ * also by the owner of the top card of suits 0..L-1, and in the larger table class 4 + d by the
+ * owners of the top d + 1 cards of every suit.  An entry goes to the finest class its pattern
+ * covers and a probe looks in every class, so positions sharing suit lengths spread over many
+ * buckets. */
+#define MAXLEVEL (4 + DEEP)
 #define MINLEVEL 0
-#endif
 static inline u64 level_hash(u64 lkey, int L, const int *slen, u64 c01, u64 c23) {
     if (L == 0) return mix(lkey);
     u64 m[4];
     for (int su = 0; su < 4; su++) {
-#if CHAIN
-        int k = su < L && slen[su] ? 1 : 0;
-#else
-        int k = L < slen[su] ? L : slen[su];
-#endif
+        int k = L <= 4 ? (su < L && slen[su] ? 1 : 0) : (L - 3 < slen[su] ? L - 3 : slen[su]);
         m[su] = k ? ((1ULL << (2 * k)) - 1) << (26 - 2 * k) : 0;
     }
     u64 x = (c01 & (m[0] | (m[1] << 26))) ^ ((c23 & (m[2] | (m[3] << 26))) * 0x9E3779B97F4A7C15ULL);
@@ -250,6 +253,66 @@ static inline u64 top_cards(u64 all, int su, int k) {
         out |= 1ULL << c;
     }
     return out;
+}
+
+/* the finest class (at most top) whose covered cards a pattern (lengths kk per suit) covers */
+static inline int entry_class(unsigned kk, const int *slen, int top) {
+    int level = top;
+    for (int su = 0; su < 4; su++) {
+        int k = (kk >> (4 * su)) & 15;
+        if (k < slen[su]) {
+            int cls = k == 0 ? su : 3 + k;
+            if (cls < level) level = cls;
+        }
+    }
+    return level;
+}
+
+/* Move the current solve, with its entries, to the larger table and finer classes (the table
+ * is made once per thread; not beyond BIG_MAX_LOG2). */
+static void tt_go_big(void) {
+    tt_want_big = 0;
+    tt_tried_big = 1;
+    int lg = tt_log2 + BIG_EXTRA;
+    if (lg > BIG_MAX_LOG2) return;
+    if (!tt_big || tt_big_have != lg) {
+        free(tt_big_raw);
+        tt_big = NULL;
+        pthread_setspecific(tt_big_key, NULL);
+        tt_big_raw = malloc(((size_t)1 << lg) * sizeof(Bucket) + 64);
+        if (!tt_big_raw) return; /* stay in the usual table */
+        pthread_setspecific(tt_big_key, tt_big_raw);
+        tt_big = (Bucket *)(((uintptr_t)tt_big_raw + 63) & ~(uintptr_t)63);
+        tt_big_have = lg;
+    }
+    memset(tt_big, 0, ((size_t)1 << lg) * sizeof(Bucket));
+    u64 big_mask = ((u64)1 << lg) - 1;
+    /* the current solve's entries move along, each to its class in the finer scheme */
+    for (u64 bi = 0; bi <= tt_small_mask; bi++) {
+        Bucket *b = tt_small + bi;
+        for (int i = 0; i < BUCKET; i++) {
+            TTE *e = b->e + i;
+            if (!b->tag[i] || (e->key >> GENSHIFT) != tt_gen) continue;
+            u64 lkey = e->key & ((1ULL << GENSHIFT) - 1);
+            /* the suit lengths from the key (length_key): three suits per hand, the fourth the rest */
+            int r = (int)(lkey >> 3) & 15, slen[4] = {0, 0, 0, 0}, sh = 7;
+            for (int h = 0; h < 4; h++)
+                for (int su = 0; su < 3; su++, sh += 4) slen[su] += (int)(lkey >> sh) & 15;
+            slen[3] = 4 * r - slen[0] - slen[1] - slen[2];
+            int level = entry_class(e->k, slen, 4 + DEEP);
+            Bucket *nb = tt_big + (level_hash(lkey, level, slen, e->v01, e->v23) & big_mask);
+            int vi = -1;
+            for (int j = 0; j < BUCKET; j++) if (!nb->tag[j]) { vi = j; break; }
+            if (vi < 0) continue; /* a full bucket: the entry is dropped */
+            nb->tag[vi] = b->tag[i];
+            nb->rank[vi] = b->rank[i];
+            nb->e[vi] = *e;
+        }
+    }
+    tt = tt_big;
+    tt_mask = big_mask;
+    tt_levels = 4 + DEEP;
+    st_grown++;
 }
 
 /* the cards an entry's pattern covers, in the current position */
@@ -688,7 +751,8 @@ static int ab(St *s, int target, u64 *wr) {
         int slen[4];
         Bucket *bk[MAXLEVEL + 1];
         for (int su = 0; su < 4; su++) slen[su] = popc(all & SUITM[su]);
-        for (int L = MINLEVEL; L <= MAXLEVEL; L++) {
+        if (tt_want_big) tt_go_big();
+        for (int L = MINLEVEL; L <= tt_levels; L++) {
             bk[L] = tt + (level_hash(lkey, L, slen, c01, c23) & tt_mask);
             __builtin_prefetch(&bk[L]->tag[0]);
             __builtin_prefetch(&bk[L]->tag[32]);
@@ -776,7 +840,7 @@ static int ab(St *s, int target, u64 *wr) {
             if (!pinc && r - q < need) { st_quick++; *wr = qwr; return 0; }
         }
         st_probe++;
-        for (int L = MINLEVEL; L <= MAXLEVEL; L++) {
+        for (int L = MINLEVEL; L <= tt_levels; L++) {
             Bucket *b = bk[L];
             u64 hits = scan_tags(b->tag, gtag);
             while (hits) {
@@ -828,24 +892,20 @@ static int ab(St *s, int target, u64 *wr) {
     if (s->tlen == 0) {
         /* the pattern: per suit, the owners of all cards down to the lowest relevant one */
         u64 all = allc, m[4];
-        int spec = 0, slen[4], level = MAXLEVEL;
+        int spec = 0, slen[4];
         unsigned kk = 0;
         for (int su = 0; su < 4; su++) {
             u64 rel = acc & SUITM[su];
             int k = rel ? popc(all & SUITM[su] & ~((1ULL << lobit(rel)) - 1)) : 0;
             slen[su] = popc(all & SUITM[su]);
             if (k < MINLEVEL && k < slen[su]) k = MINLEVEL < slen[su] ? MINLEVEL : slen[su];
-#if CHAIN
-            if (level == MAXLEVEL && k == 0 && slen[su]) level = su;
-#else
-            while (k < (level < slen[su] ? level : slen[su])) level--;
-#endif
             spec += k;
             kk |= (unsigned)k << (4 * su);
             m[su] = k ? ((1ULL << (2 * k)) - 1) << (26 - 2 * k) : 0;
         }
         u64 m01 = m[0] | (m[1] << 26), m23 = m[2] | (m[3] << 26);
         u64 v01 = c01 & m01, v23 = c23 & m23;
+        int level = entry_class(kk, slen, tt_levels);
         Bucket *b = tt + (level_hash(lkey, level, slen, c01, c23) & tt_mask);
         TTE *slot = NULL;
         int vi = -1, vscore = -1;
@@ -872,7 +932,7 @@ static int ab(St *s, int target, u64 *wr) {
         }
         st_store++;
         if (!slot) {
-            if ((b->rank[vi] >> 10) == (tt_gen & 63)) st_evict++;
+            if ((b->rank[vi] >> 10) == (tt_gen & 63) && ++st_evict - evict_mark > tt_thrash && !tt_tried_big) tt_want_big = 1;
             b->rank[vi] = (uint16_t)((tt_gen & 63) << 10 | r << 6 | spec);
             slot = b->e + vi;
             b->tag[vi] = gtag;
@@ -1015,6 +1075,11 @@ static int parse_position(PyObject *args, St *s, int *ntricks, int *cap) {
         return -1;
     }
     memset(killer, -1, sizeof(killer));
+    tt = tt_small;
+    tt_mask = tt_small_mask;
+    tt_levels = 4;
+    tt_want_big = tt_tried_big = 0;
+    evict_mark = st_evict;
     tt_gen++;
     if (tt_gen > GENMAX) { memset(tt, 0, sizeof(Bucket) * (tt_mask + 1)); tt_gen = 1; }
     return 0;
@@ -1118,10 +1183,17 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
 }
 
 static PyObject *py_stats(PyObject *self, PyObject *noargs) {
-    return Py_BuildValue("{s:K,s:i,s:K,s:K,s:K,s:K,s:K}", "nodes", (unsigned long long)total_nodes, "tt_log2", tt_log2,
+    return Py_BuildValue("{s:K,s:i,s:K,s:K,s:K,s:K,s:K,s:K}", "nodes", (unsigned long long)total_nodes, "tt_log2", tt_log2,
                          "probe", (unsigned long long)st_probe, "hit", (unsigned long long)st_hit,
                          "store", (unsigned long long)st_store, "evict", (unsigned long long)st_evict,
-                         "quick", (unsigned long long)st_quick);
+                         "quick", (unsigned long long)st_quick, "grown", (unsigned long long)st_grown);
+}
+
+static PyObject *py_set_growth(PyObject *self, PyObject *args) {
+    unsigned long long n;
+    if (!PyArg_ParseTuple(args, "K", &n)) return NULL;
+    tt_thrash = n;
+    Py_RETURN_NONE;
 }
 
 static PyObject *py_set_tt_log2(PyObject *self, PyObject *args) {
@@ -1142,6 +1214,7 @@ static PyMethodDef methods[] = {
      "solve_moves(same arguments as solve) -> {card: tricks} for every legal card of the seat to act"},
     {"stats", py_stats, METH_NOARGS, "search counters"},
     {"set_tt_log2", py_set_tt_log2, METH_VARARGS, "set the transposition table size (2**n buckets of 64 entries), per thread at its next solve"},
+    {"set_growth", py_set_growth, METH_VARARGS, "evictions within one solve after which it moves to the larger table (default 100000)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -138,3 +138,12 @@ def set_table_size(log2_buckets: int) -> None:
     """Resize the transposition tables to ``2**log2_buckets`` buckets of 64 entries (32 B each);
     each thread remakes its table at the new size on its next solve."""
     _solver.set_tt_log2(log2_buckets)
+
+
+def set_table_growth(evictions: int) -> None:
+    """A solve that evicts more than ``evictions`` entries of its own (default 100,000: a 13-card
+    solve usually evicts hundreds to tens of thousands; a crossruff deal millions) moves on, with
+    its entries, to a table 4x as large that files them by more of the top cards;
+    ``search_stats()["grown"]`` counts such solves. The larger table (72 MiB at the default
+    size) is kept by the thread for its later solves."""
+    _solver.set_growth(int(evictions))

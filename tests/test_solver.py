@@ -330,3 +330,33 @@ def test_threads_solve_at_once_with_the_same_results():
     for moves, value, p in zip(alone, together_values, positions):
         pick = max if p[6] >> p[1] & 1 else min
         assert value == pick(moves.values())
+
+
+def test_a_thrashing_solve_moves_to_the_larger_table_with_the_same_results():
+    """A solve that keeps evicting its own entries moves mid-search to a 4x table, its entries
+    with it: with a tiny table and no bar every solve here does, and every card keeps the
+    value the usual table gives it (team and nil objectives)."""
+    from advisor.solver import search_stats, set_table_growth, set_table_size
+
+    rng = random.Random(31)
+    positions = []
+    for i in range(6):
+        hands, to_act, trick = _random_deal_position(rng, 2 * (i % 2), i % 3)
+        count, maxm = [(0b0101, 0b0101), (0b1010, 0b1010), (0b0001, 0b1010)][i % 3]
+        positions.append((hands, to_act, trick, True, False, count, maxm))
+    want = [solve_moves(*p) for p in positions]
+    size = search_stats()["tt_log2"]
+    set_table_size(8)
+    set_table_growth(0)  # at the first eviction
+    try:
+        before = search_stats()["grown"]
+        got = [solve_moves(*p) for p in positions]
+        grown = search_stats()["grown"] - before
+    finally:
+        set_table_size(size)
+        set_table_growth(100_000)
+    assert grown == len(positions)
+    assert got == want
+    # back to the usual table and bar: the same values, and no solve here grows
+    assert [solve_moves(*p) for p in positions] == want
+    assert search_stats()["grown"] == before + grown
