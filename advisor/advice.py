@@ -355,22 +355,24 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
         if Seat(s) in seats and state.complete[s]:
             decisions.append(_review_card(state, card, index, per_decision, rng, hands, lang))
         state.play(card)
-    summary = []
-    for s in seats:
-        mine = [d for d in decisions if d["seat"] == s.name]
-        if not mine:
-            continue
-        bad = [d for d in mine if d["mark"]]
-        lost = sum(d["cost"] for d in mine)
-        lost_tricks = sum(d.get("tricks_lost", 0.0) for d in mine)
-        key = "review_summary" if bad else "review_clean"
-        summary.append(say(lang, key, seat_text=s.name, mistakes=len(bad), lost=lost, tricks=lost_tricks))
+    summary = [seat_summary(lang, s.name, mine) for s in seats
+               if (mine := [d for d in decisions if d["seat"] == s.name])]
     return {
         "decisions": decisions,
         "summary": " ".join(summary) if summary else "Nothing to review: no known hand among the reviewed seats.",
         "finished": final.is_done,
         "score": None if final.score() is None else {t.team.name: t.to_json() for t in final.score()},
     }
+
+
+def seat_summary(lang: str, seat_text: str, decisions: list[dict]) -> str:
+    """One seat's line under a review: its marked decisions and the points lost in all; with none
+    marked, still the points the unmarked ones cost (a bid a trick under the best costs a few)."""
+    bad = [d for d in decisions if d["mark"]]
+    lost = sum(d["cost"] for d in decisions)
+    tricks = sum(d.get("tricks_lost", 0.0) for d in decisions)
+    key = "review_summary" if bad else "review_clean_small" if lost >= 0.5 else "review_clean"
+    return say(lang, key, seat_text=seat_text, mistakes=len(bad), lost=lost, tricks=tricks)
 
 
 def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: random.Random,

@@ -110,6 +110,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_summary": "{seat_text}: {mistakes} costly decision(s), {lost:.0f} points lost in all"
                           " (about {tricks:.1f} tricks).",
         "review_clean": "{seat_text}: no costly decisions found.",
+        "review_clean_small": "{seat_text}: no costly decisions found; {lost:.0f} points lost in smaller"
+                              " choices.",
         "review_better": "Better: {text}",
         "review_bid_make": "With {bid}, your team's contract makes in about {pct:.0f}% of the simulated deals.",
         "review_bid_make_best": "With {bid}, your team's contract makes in about {pct:.0f}% of the simulated"
@@ -221,6 +223,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_summary": "{seat_text}: kosztownych decyzji: {mistakes}, razem stracono {lost:.0f} pkt"
                           " (ok. {tricks:.1f} lew).",
         "review_clean": "{seat_text}: nie znaleziono kosztownych decyzji.",
+        "review_clean_small": "{seat_text}: nie znaleziono kosztownych decyzji; drobniejsze wybory"
+                              " kosztowały razem {lost:.0f} pkt.",
         "review_better": "Lepiej: {text}",
         "review_bid_make": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych rozdań.",
         "review_bid_make_best": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych"

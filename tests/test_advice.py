@@ -548,3 +548,17 @@ def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
     assert lines[0] == "   bidding N: bid 2, best 3 (costs 5.5 points)"
     assert lines[2] == "   trick 8 N: played JS, best 2H (costs 0.8 points, 0.4 tricks) ?"
     assert "trick 9" not in render_review(review) and lines[-1] == "N: 1 costly decision(s)."
+
+
+def test_review_summary_counts_the_points_of_unmarked_decisions():
+    """A bid 5.5 points under the best is not marked, yet the summary must not call the seat's
+    play clean without saying what it cost; a seat that lost nothing is plainly clean."""
+    from advisor.advice import seat_summary
+
+    small = [{"kind": "bid", "cost": 5.5, "mark": ""}, {"kind": "play", "cost": 0.0, "tricks_lost": 0.0, "mark": ""}]
+    assert seat_summary("en", "N", small) == "N: no costly decisions found; 6 points lost in smaller choices."
+    assert "6 pkt" in seat_summary("pl", "N", small)
+    assert seat_summary("en", "N", [dict(small[1])]) == "N: no costly decisions found."
+    marked = small + [{"kind": "play", "cost": 12.0, "tricks_lost": 0.7, "mark": "??"}]
+    assert seat_summary("en", "E", marked) == ("E: 1 costly decision(s), 18 points lost in all"
+                                               " (about 0.7 tricks).")
