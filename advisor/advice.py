@@ -371,7 +371,7 @@ def seat_summary(lang: str, seat_text: str, decisions: list[dict]) -> str:
     bad = [d for d in decisions if d["mark"]]
     lost = sum(d["cost"] for d in decisions)
     tricks = sum(d.get("tricks_lost", 0.0) for d in decisions)
-    key = "review_summary" if bad else "review_clean_small" if lost >= 0.5 else "review_clean"
+    key = "review_summary" if bad else "review_clean_small" if lost >= 1 else "review_clean"
     return say(lang, key, seat_text=seat_text, mistakes=len(bad), lost=lost, tricks=tricks)
 
 

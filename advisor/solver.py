@@ -145,5 +145,7 @@ def set_table_growth(evictions: int) -> None:
     solve usually evicts hundreds to tens of thousands; a crossruff deal millions) moves on, with
     its entries, to a table 4x as large that files them by more of the top cards;
     ``search_stats()["grown"]`` counts such solves. The larger table (72 MiB at the default
-    size) is kept by the thread for its later solves."""
+    size; none past 2**16 buckets) is kept by the thread for its later solves."""
+    if evictions < 0:
+        raise ValueError("evictions must be 0 or more")
     _solver.set_growth(int(evictions))
