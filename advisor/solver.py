@@ -126,7 +126,8 @@ def solve_state(state, count_seats: int, maximizer_seats: int,
 
 
 def search_stats() -> dict:
-    """Counters of the C search in the calling thread (nodes visited since import; the table size).
+    """Counters of the C search in the calling thread (nodes visited since import; the table size;
+    ``grown``: the solves that moved to the larger table, see :func:`set_table_growth`).
 
     Each thread that solves keeps its own counters and transposition table (freed when the
     thread ends); the search runs without the GIL, so threads solve at once.

@@ -135,12 +135,14 @@ def main(argv=None) -> None:
         print("endplay not installed: timing our solver only")
     print(f"load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (cores: {os.cpu_count()})")
     rows = []
+    grown = {}  # cards a hand: positions whose solve moved to the larger table (advisor.solver)
     for played in (0, 4, 8):
         rng = random.Random(args.seed * 1000 + played)
         positions = [random_position(rng, played) for _ in range(args.deals)]
         if have_dds:
             dds_moves(*positions[0])  # warm up DDS's tables
         nodes = []
+        g0 = search_stats()["grown"]
         for hands, leader in positions:
             n0 = search_stats()["nodes"]
             a = ours(hands, leader)
@@ -149,6 +151,7 @@ def main(argv=None) -> None:
                 b = dds_moves(hands, leader)
                 if a != b:
                     raise SystemExit(f"mismatch at {pbn(hands)} leader {leader}: ours {a} dds {b}")
+        grown[13 - played] = search_stats()["grown"] - g0
         # DDS keeps its table when it is given the same deal twice in a row: time the positions
         # in turn, never one twice in a row, and keep each one's best time; the two solvers take
         # turns position by position, so that a change in the machine's speed during the run
@@ -193,6 +196,10 @@ def main(argv=None) -> None:
             line += f"{'-':>8} {'-':>8} | {'-':>9} {'-':>6} | "
         line += f"{int(statistics.median(nodes)):>9} {int(statistics.mean(nodes)):>9}"
         print(line)
+    for depth, n in grown.items():
+        if n:
+            print(f"{depth} cards, spades broken: {n} of {args.deals} solves thrashed the usual table and "
+                  f"moved to the larger one (advisor.solver.set_table_growth)")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
 

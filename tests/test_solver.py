@@ -360,3 +360,25 @@ def test_a_thrashing_solve_moves_to_the_larger_table_with_the_same_results():
     # back to the usual table and bar: the same values, and no solve here grows
     assert [solve_moves(*p) for p in positions] == want
     assert search_stats()["grown"] == before + grown
+
+
+def test_the_benchmark_prints_its_table_and_the_solves_that_grew(capsys):
+    """benchmarks/solver.py without DDS: a row per depth with our times and nodes, and a line
+    for the solves that moved to the larger table (all of them, with a tiny table and no bar)."""
+    from advisor.solver import search_stats, set_table_growth, set_table_size
+    from script_loader import load_script
+
+    bench = load_script("benchmarks/solver.py")
+    size = search_stats()["tt_log2"]
+    set_table_size(8)
+    set_table_growth(0)
+    try:
+        bench.main(["--deals", "2", "--repeat", "1", "--no-dds"])
+    finally:
+        set_table_size(size)
+        set_table_growth(100_000)
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.split()[1:2] in (["broken"], ["unbroken"])]
+    assert [r[:2] for r in rows] == [["13", "broken"], ["13", "unbroken"], ["9", "broken"], ["5", "broken"]]
+    assert all(int(r[-1]) > 0 and float(r[3]) > 0 for r in rows)  # our nodes (mean) and time (median)
+    assert "13 cards, spades broken: 2 of 2 solves thrashed the usual table" in out
