@@ -970,13 +970,14 @@ static int value(St *s, int lo, int hi, int guess, int linear) {
 
 /* ------------------------------------------------------------------ Python interface */
 
-static int parse_position(PyObject *args, St *s, int *ntricks, int *cap) {
+static int parse_position(PyObject *args, St *s, int *ntricks, int *cap, int *partial) {
     unsigned long long h[4], limit = 0;
     PyObject *trick;
     int to_act, broken, allspade, count, maxm;
     *cap = 99;
-    if (!PyArg_ParseTuple(args, "(KKKK)iOppii|iK", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
-                          &allspade, &count, &maxm, cap, &limit))
+    *partial = 0;
+    if (!PyArg_ParseTuple(args, "(KKKK)iOppii|iKp", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
+                          &allspade, &count, &maxm, cap, &limit, partial))
         return -1;
     if (*cap < 0) {
         PyErr_SetString(PyExc_ValueError, "cap must be >= 0");
@@ -1092,8 +1093,8 @@ static __thread int last_value[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     St s;
-    int r, cap;
-    if (parse_position(args, &s, &r, &cap)) return NULL;
+    int r, cap, partial;
+    if (parse_position(args, &s, &r, &cap, &partial)) return NULL;
     if (r == 0) return PyLong_FromLong(0);
     int hi = r < cap ? r : cap;
     int v;
@@ -1108,8 +1109,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 
 static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     St s;
-    int r, cap;
-    if (parse_position(args, &s, &r, &cap)) return NULL;
+    int r, cap, partial;
+    if (parse_position(args, &s, &r, &cap, &partial)) return NULL;
     PyObject *out = PyDict_New();
     if (!out || r == 0) return out;
     int p = s.to_act;
@@ -1126,7 +1127,7 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     for (int j = 1; j < 4; j++) others |= s.hand[(p + j) & 3];
     others |= s.trick;
     Moves mv;
-    int vals[13], aborted = 0, rootv = -1;
+    int vals[13], aborted = 0, rootv = -1, valued = 0;
     Py_BEGIN_ALLOW_THREADS
     gen_moves(&s, &mv, -1);
     int guess = last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, linear = last_value[r] >= 0 ? 2 : 0;
@@ -1153,16 +1154,18 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
         guess = v;
         linear = 2;
         vals[i] = v;
+        valued = i + 1;
         if (rootv < 0 || (ismax ? v > rootv : v < rootv)) rootv = v;
     }
     total_nodes += s.nodes;
     if (!aborted && rootv >= 0 && cap >= r) last_value[r] = rootv;
     Py_END_ALLOW_THREADS
-    if (aborted) {
+    if (aborted && !partial) {
         Py_DECREF(out);
         Py_RETURN_NONE;
     }
-    for (int i = 0; i < mv.n; i++) {
+    /* cut short with `partial`: the cards valued before the search gave up */
+    for (int i = 0; i < valued; i++) {
         int c = mv.card[i], v = vals[i];
         /* every card of c's run gets the value */
         u64 below = others & SUITM[c / 13] & ((1ULL << c) - 1);

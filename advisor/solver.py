@@ -40,7 +40,7 @@ __all__ = ["solve", "solve_moves", "solve_state", "search_stats", "set_table_siz
 
 
 def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats, maximizer_seats,
-          cap, node_limit):
+          cap, node_limit, partial=False):
     args = (
         (int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])),
         int(to_act),
@@ -50,6 +50,8 @@ def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats
         int(count_seats),
         int(maximizer_seats),
     )
+    if partial:
+        return args + (99 if cap is None else int(cap), int(node_limit or 0), True)
     if node_limit:
         return args + (99 if cap is None else int(cap), int(node_limit))
     return args if cap is None else args + (int(cap),)
@@ -92,15 +94,17 @@ def solve_moves(
     maximizer_seats: int,
     cap: int | None = None,
     node_limit: int | None = None,
+    partial: bool = False,
 ) -> dict[int, int] | None:
     """``{card: tricks}`` for every legal card of the seat to act (same arguments as :func:`solve`).
 
     ``tricks`` is the value of the position after that card, i.e. what the counted seats take
     from the current trick on when everybody plays optimally afterwards (capped at ``cap`` when
-    given; None past ``node_limit`` nodes, as in :func:`solve`).
+    given; None past ``node_limit`` nodes, as in :func:`solve`). With ``partial``, past the
+    limit: the cards valued before the search gave up (possibly none) instead of None.
     """
     return _solver.solve_moves(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
-                                      count_seats, maximizer_seats, cap, node_limit))
+                                      count_seats, maximizer_seats, cap, node_limit, partial))
 
 
 def _state_args(state):

@@ -129,3 +129,58 @@ def test_thread_count_from_the_environment(monkeypatch):
         search._default_threads()
     with pytest.raises(ValueError):
         set_search_threads(0)
+
+
+def test_an_opponents_nil_cut_short_keeps_the_verdicts_it_reached():
+    # the cards valued keep their verdict, the rest count as keeping the nil; nothing valued:
+    # busted for every card, as a cut-off search counted before
+    busted = {1: 1, 2: 1, 3: 1}
+    assert search.cut_short_nil(None, busted) == busted
+    assert search.cut_short_nil({}, busted) == busted
+    assert search.cut_short_nil({2: 1}, busted) == {1: 0, 2: 1, 3: 0}
+    assert search.cut_short_nil({1: 0, 2: 1, 3: 1}, busted) == {1: 0, 2: 1, 3: 1}
+
+
+def test_a_cards_nil_searches_ask_for_partial_verdicts_only_for_the_opponents(monkeypatch):
+    """A card's search of an opponent's nil keeps what it reached when cut short; the search of
+    the team's own nil does not (a card it never valued must not pass for safe)."""
+    import random
+
+    from advisor.cards import Seat
+    from advisor.inference import draw_deals
+    from advisor.rules import Rules
+    from advisor.state import HandState, deal
+    from advisor.view import seat_view
+
+    real = search.solve_moves
+    calls = {}
+
+    def spy(**kw):
+        calls[kw["count_seats"]] = kw.get("partial", False)
+        return real(**kw)
+
+    monkeypatch.setattr(search, "solve_moves", spy)
+    seen = set()
+    for k in range(40):
+        rng = random.Random(k)
+        st = HandState(Rules(), Seat.N, deal(rng))
+        for b in (3, 0, 0, 3):  # E and S bid nil
+            st.bid(b)
+        for _ in range(22):  # a few tricks in: small searches
+            st.play(rng.choice(st.legal_cards()))
+        seat = int(st.to_act)
+        view = seat_view(st, st.to_act)
+        (one,), _ = draw_deals(view, seat, 1, random.Random(1))
+        busted = {int(c): 1 for c in view.legal_cards()}
+        calls.clear()
+        got = search._solve_for_play(view, one, [1, 2], busted, None)
+        assert got is not None and set(got[1]) == {1, 2}
+        for nil in (1, 2):
+            assert set(got[1][nil]) == set(busted)
+            if search.seat_mask(nil) in calls:  # searched (not a hopeless nil in this deal)
+                theirs = bool((nil ^ seat) & 1)
+                assert calls[search.seat_mask(nil)] == theirs
+                seen.add(theirs)
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}

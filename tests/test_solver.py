@@ -382,3 +382,24 @@ def test_the_benchmark_prints_its_table_and_the_solves_that_grew(capsys):
     assert [r[:2] for r in rows] == [["13", "broken"], ["13", "unbroken"], ["9", "broken"], ["5", "broken"]]
     assert all(int(r[-1]) > 0 and float(r[3]) > 0 for r in rows)  # our nodes (mean) and time (median)
     assert "13 cards, spades broken: 2 of 2 solves thrashed the usual table" in out
+
+
+def test_partial_keeps_the_cards_valued_before_the_limit():
+    """With ``partial``, a search cut short at its node limit returns the cards it valued (their
+    values those of the full search) instead of None; whole when it finishes."""
+    rng = random.Random(3)
+    proper = 0
+    for _ in range(60):
+        hands, to_act, trick = _random_deal_position(rng, 1, 0)
+        nil = (to_act + 1) % 4
+        args = (hands, to_act, trick, True, False, 1 << nil, 0b0101 if nil % 2 else 0b1010)
+        full = solve_moves(*args, cap=1)
+        assert solve_moves(*args, cap=1, partial=True) == full
+        for limit in (2_000, 20_000):
+            part = solve_moves(*args, cap=1, node_limit=limit, partial=True)
+            assert all(full[c] == v for c, v in part.items())
+            if solve_moves(*args, cap=1, node_limit=limit) is None:
+                proper += 0 < len(part) < len(full)
+            else:
+                assert part == full
+    assert proper >= 5
