@@ -377,26 +377,10 @@ def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted
         if s != seat and nil_risk(deal.remaining[s]) > NIL_HOPELESS:
             nil_vals[s] = busted
             continue
-        theirs = (s ^ seat) & 1
         v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
-                        cap=1, node_limit=sub_limit(limit), partial=theirs)
-        nil_vals[s] = cut_short_nil(v, busted) if theirs else busted if v is None else v
+                        cap=1, node_limit=sub_limit(limit))
+        nil_vals[s] = busted if v is None else v
     return team_vals, nil_vals
-
-
-def cut_short_nil(verdicts: dict | None, busted: dict) -> dict:
-    """An opponent's nil, per legal card (``busted`` has them all), from a search that may have
-    been cut short at its node limit (``verdicts``: the cards it valued, 1 busts the nil).
-
-    A cut-off search is mostly a deal where some card keeps the nil (those searches are the costly
-    ones: early in a hand a median 0.4 M nodes, against 2,000 where every card busts it), and the
-    cards it valued first are the ones that bust it cheaply: those keep their verdict, the rest
-    count as keeping the nil. Counting the whole deal busted, as before, made every card alike
-    in the deals where the card matters (benchmarks/README.md, "Nil searches and the time
-    left"). Nothing valued: busted, as before (the same for every card either way)."""
-    if not verdicts:
-        return busted
-    return {c: verdicts.get(c, 0) for c in busted}
 
 
 TIE_POINTS = 1.0  # cards this close in expected points are a tie (about a tenth of a trick)
