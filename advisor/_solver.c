@@ -128,7 +128,9 @@ static inline u64 scan_tags(const uint16_t *tag, uint16_t t) {
     return hits;
 }
 #define GENSHIFT 55
-#define GENMAX 511
+/* 63: the replacement rank keeps the generation's low 6 bits, so with no more than 63 an old
+ * entry never passes for the current solve's (the search does not depend on the solves before) */
+#define GENMAX 63
 /* The search runs without the GIL, so every thread that solves has its own table, counters and
  * first guesses (thread-local); only the wanted table size is shared. */
 static __thread Bucket *tt = NULL;
@@ -150,6 +152,7 @@ static __thread void *tt_big_raw = NULL;
 static __thread u64 tt_small_mask = 0;
 static __thread int tt_levels = 4, tt_big_have = 0, tt_want_big = 0, tt_tried_big = 0;
 static __thread u64 evict_mark = 0; /* st_evict at the start of the current solve */
+static __thread u64 store_mark = 0; /* st_store at the start of the current solve */
 static __thread u64 st_grown = 0;    /* solves moved to the larger table */
 
 /* a thread's table is freed when the thread ends (the key's destructor) */
@@ -922,7 +925,7 @@ static int ab(St *s, int target, u64 *wr) {
         if (!slot) {
             /* the victim among 8 slots from a rotating start: an old generation first, then the
              * shallowest, then the most specific */
-            int start = (int)(st_store * 8) & (BUCKET - 1);
+            int start = (int)((st_store - store_mark) * 8) & (BUCKET - 1);
             for (int j = 0; j < 8; j++) {
                 int i = (start + j) & (BUCKET - 1);
                 unsigned k = b->rank[i];
@@ -970,14 +973,14 @@ static int value(St *s, int lo, int hi, int guess, int linear) {
 
 /* ------------------------------------------------------------------ Python interface */
 
-static int parse_position(PyObject *args, St *s, int *ntricks, int *cap, int *partial) {
+static int parse_position(PyObject *args, St *s, int *ntricks, int *cap, int *fresh) {
     unsigned long long h[4], limit = 0;
     PyObject *trick;
     int to_act, broken, allspade, count, maxm;
     *cap = 99;
-    *partial = 0;
+    *fresh = 0;
     if (!PyArg_ParseTuple(args, "(KKKK)iOppii|iKp", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
-                          &allspade, &count, &maxm, cap, &limit, partial))
+                          &allspade, &count, &maxm, cap, &limit, fresh))
         return -1;
     if (*cap < 0) {
         PyErr_SetString(PyExc_ValueError, "cap must be >= 0");
@@ -1081,6 +1084,7 @@ static int parse_position(PyObject *args, St *s, int *ntricks, int *cap, int *pa
     tt_levels = 4;
     tt_want_big = tt_tried_big = 0;
     evict_mark = st_evict;
+    store_mark = st_store;
     tt_gen++;
     if (tt_gen > GENMAX) { memset(tt, 0, sizeof(Bucket) * (tt_mask + 1)); tt_gen = 1; }
     return 0;
@@ -1093,13 +1097,13 @@ static __thread int last_value[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
 
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     St s;
-    int r, cap, partial;
-    if (parse_position(args, &s, &r, &cap, &partial)) return NULL;
+    int r, cap, fresh;
+    if (parse_position(args, &s, &r, &cap, &fresh)) return NULL;
     if (r == 0) return PyLong_FromLong(0);
     int hi = r < cap ? r : cap;
-    int v;
+    int v, known = !fresh && last_value[r] >= 0;
     Py_BEGIN_ALLOW_THREADS
-    v = value(&s, 0, hi, last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, last_value[r] >= 0 ? 2 : 0);
+    v = value(&s, 0, hi, known ? last_value[r] : (r + 1) / 2, known ? 2 : 0);
     Py_END_ALLOW_THREADS
     total_nodes += s.nodes;
     if (s.aborted) Py_RETURN_NONE;
@@ -1109,8 +1113,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 
 static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     St s;
-    int r, cap, partial;
-    if (parse_position(args, &s, &r, &cap, &partial)) return NULL;
+    int r, cap, fresh;
+    if (parse_position(args, &s, &r, &cap, &fresh)) return NULL;
     PyObject *out = PyDict_New();
     if (!out || r == 0) return out;
     int p = s.to_act;
@@ -1127,10 +1131,11 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     for (int j = 1; j < 4; j++) others |= s.hand[(p + j) & 3];
     others |= s.trick;
     Moves mv;
-    int vals[13], aborted = 0, rootv = -1, valued = 0;
+    int vals[13], aborted = 0, rootv = -1;
     Py_BEGIN_ALLOW_THREADS
     gen_moves(&s, &mv, -1);
-    int guess = last_value[r] >= 0 ? last_value[r] : (r + 1) / 2, linear = last_value[r] >= 0 ? 2 : 0;
+    int known = !fresh && last_value[r] >= 0;
+    int guess = known ? last_value[r] : (r + 1) / 2, linear = known ? 2 : 0;
     int ismax = (s.maxm >> p) & 1;
     for (int i = 0; i < mv.n; i++) {
         int c = mv.card[i];
@@ -1154,18 +1159,16 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
         guess = v;
         linear = 2;
         vals[i] = v;
-        valued = i + 1;
         if (rootv < 0 || (ismax ? v > rootv : v < rootv)) rootv = v;
     }
     total_nodes += s.nodes;
     if (!aborted && rootv >= 0 && cap >= r) last_value[r] = rootv;
     Py_END_ALLOW_THREADS
-    if (aborted && !partial) {
+    if (aborted) {
         Py_DECREF(out);
         Py_RETURN_NONE;
     }
-    /* cut short with `partial`: the cards valued before the search gave up */
-    for (int i = 0; i < valued; i++) {
+    for (int i = 0; i < mv.n; i++) {
         int c = mv.card[i], v = vals[i];
         /* every card of c's run gets the value */
         u64 below = others & SUITM[c / 13] & ((1ULL << c) - 1);

@@ -7,6 +7,7 @@ a card's value is the expected point difference (ours minus theirs).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import threading
@@ -188,9 +189,9 @@ class _Progress:
     busy: float = 0.0  # seconds they took
 
 
-def solve_sampled(keys: list[Hashable], items: list, solve_one: Callable[[object, int | None], object],
+def solve_sampled(keys: list[Hashable], items: list, solve_one: Callable[[object, int | None, bool], object],
                   start: float, budget: float, min_samples: int) -> dict:
-    """``{key: solve_one(item, node_limit)}`` for the keys in order (``items[i]`` is what
+    """``{key: solve_one(item, node_limit, fresh)}`` for the keys in order (``items[i]`` is what
     ``keys[i]`` names), on :func:`search_threads` threads, until the time budget is spent (see
     :func:`_out_of_time`).
 
@@ -198,7 +199,12 @@ def solve_sampled(keys: list[Hashable], items: list, solve_one: Callable[[object
     item, and counts as often as it was drawn. The C solver lets go of the GIL while it searches, and each thread has its
     own transposition table. A key whose search ran over its node limit maps to None; the last
     one is searched without a limit when every earlier one was too hard.
+
+    Without a time budget (``budget`` infinite) the searches are ``fresh`` (see
+    :func:`advisor.solver.solve`): which deals run over the limit then depends on the deals alone,
+    not on what each thread solved before, so the same keys give the same results every time.
     """
+    fresh = math.isinf(budget)
     weight = Counter(keys)
     order = list(weight)
     item_of: dict = {}
@@ -227,7 +233,7 @@ def solve_sampled(keys: list[Hashable], items: list, solve_one: Callable[[object
                     limit = int(min(NODE_LIMIT, max(MIN_NODE_LIMIT, left * NODES_PER_SECOND)))
             key = order[i]
             t0 = time.perf_counter()
-            result = solve_one(item_of[key], limit)
+            result = solve_one(item_of[key], limit, fresh)
             with lock:
                 results[key] = result
                 progress.busy += time.perf_counter() - t0
@@ -310,7 +316,7 @@ def analyse_play(
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search ran over its limit
     finals = []  # per deal, per card: (our game score, theirs) after the hand
     charge_bags = BAGS_AFTER_CONTRACT and bags_only_at_stake(state, team)
-    solved = solve_sampled(keys, deals, lambda d, limit: _solve_for_play(state, d, nils, busted, limit),
+    solved = solve_sampled(keys, deals, lambda d, limit, fresh: _solve_for_play(state, d, nils, busted, limit, fresh),
                            start, time_budget, min_samples)
     for i, deal in enumerate(deals):
         # not reached in time, or a pathological deal (over the node limit): left out
@@ -360,14 +366,14 @@ def analyse_play(
 
 
 def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted: dict,
-                    limit: int | None) -> tuple[dict, dict] | None:
+                    limit: int | None, fresh: bool = False) -> tuple[dict, dict] | None:
     """Per legal card: the acting team's tricks from here, and per live nil whether it is set
     (``busted`` when not searched); None when the team search runs over ``limit``."""
     seat = state._to_act
     team = seat & 1
     args = _solver_args(state, deal.remaining)
     team_vals = solve_moves(**args, count_seats=TEAM_MASK[team], maximizer_seats=TEAM_MASK[team],
-                            node_limit=limit)
+                            node_limit=limit, fresh=fresh)
     if team_vals is None:
         return None
     nil_vals = {}
@@ -378,7 +384,7 @@ def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted
             nil_vals[s] = busted
             continue
         v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
-                        cap=1, node_limit=sub_limit(limit))
+                        cap=1, node_limit=sub_limit(limit), fresh=fresh)
         nil_vals[s] = busted if v is None else v
     return team_vals, nil_vals
 
@@ -500,7 +506,7 @@ def bid_samples(
     beside_nil = pbid is not None and is_nil(pbid)
     prior = (BESIDE_BLIND_NIL if pbid == BLIND_NIL else BESIDE_NIL) if beside_nil else UNBIASED
     verdicts = solve_sampled(picks[:len(to_solve)], to_solve,
-                             lambda d, limit: _solve_for_bid(state, d, limit, beside_nil),
+                             lambda d, limit, fresh: _solve_for_bid(state, d, limit, beside_nil, fresh),
                              start, time_budget, min_samples)
     for i, deal in enumerate(to_solve):
         verdict = verdicts.get(picks[i])
@@ -525,7 +531,7 @@ def bid_samples(
 
 
 def _solve_for_bid(state: HandState, deal: SampledDeal, limit: int | None,
-                   own_only: bool = False) -> tuple[int, bool, int] | None:
+                   own_only: bool = False, fresh: bool = False) -> tuple[int, bool, int] | None:
     """Double-dummy (team tricks, the bidder's nil survives, the partner's tricks beside that nil)
     of a sampled deal from the first lead; None when the search runs over ``limit``.
 
@@ -535,7 +541,7 @@ def _solve_for_bid(state: HandState, deal: SampledDeal, limit: int | None,
     team = seat & 1
     partner = (seat + 2) & 3
     common = dict(hands=deal.remaining, to_act=int(state.first), trick=[], spades_broken=False,
-                  allspade_lead_breaks=state.rules.allspade_lead_breaks)
+                  allspade_lead_breaks=state.rules.allspade_lead_breaks, fresh=fresh)
     count = seat_mask(seat) if own_only else TEAM_MASK[team]
     team_tricks = solve(**common, count_seats=count, maximizer_seats=TEAM_MASK[team], node_limit=limit)
     if team_tricks is None:

@@ -40,7 +40,7 @@ __all__ = ["solve", "solve_moves", "solve_state", "search_stats", "set_table_siz
 
 
 def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats, maximizer_seats,
-          cap, node_limit, partial=False):
+          cap, node_limit, fresh=False):
     args = (
         (int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])),
         int(to_act),
@@ -50,7 +50,7 @@ def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats
         int(count_seats),
         int(maximizer_seats),
     )
-    if partial:
+    if fresh:
         return args + (99 if cap is None else int(cap), int(node_limit or 0), True)
     if node_limit:
         return args + (99 if cap is None else int(cap), int(node_limit))
@@ -67,6 +67,7 @@ def solve(
     maximizer_seats: int,
     cap: int | None = None,
     node_limit: int | None = None,
+    fresh: bool = False,
 ) -> int | None:
     """Tricks the counted seats take from here (the current trick included) under optimal play.
 
@@ -78,10 +79,14 @@ def solve(
     matters (a nil: ``cap=1`` tells whether the maximizers can make the nil seat take a trick).
 
     ``node_limit``: give up after that many search nodes (roughly 10-20 M a second) and return
-    None; the search holds the GIL, so this is the way to bound its time.
+    None; the search cannot be interrupted otherwise, so this is the way to bound its time.
+
+    ``fresh``: search without the thread's first guess (the value of the last position of this
+    size it solved), so that the node count, and with it whether ``node_limit`` is reached,
+    depends on the position alone and not on what the thread solved before. Slower on average.
     """
     return _solver.solve(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
-                                count_seats, maximizer_seats, cap, node_limit))
+                                count_seats, maximizer_seats, cap, node_limit, fresh))
 
 
 def solve_moves(
@@ -94,17 +99,16 @@ def solve_moves(
     maximizer_seats: int,
     cap: int | None = None,
     node_limit: int | None = None,
-    partial: bool = False,
+    fresh: bool = False,
 ) -> dict[int, int] | None:
     """``{card: tricks}`` for every legal card of the seat to act (same arguments as :func:`solve`).
 
     ``tricks`` is the value of the position after that card, i.e. what the counted seats take
     from the current trick on when everybody plays optimally afterwards (capped at ``cap`` when
-    given; None past ``node_limit`` nodes, as in :func:`solve`). With ``partial``, past the
-    limit: the cards valued before the search gave up (possibly none) instead of None.
+    given; None past ``node_limit`` nodes, and ``fresh``, as in :func:`solve`).
     """
     return _solver.solve_moves(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
-                                      count_seats, maximizer_seats, cap, node_limit, partial))
+                                      count_seats, maximizer_seats, cap, node_limit, fresh))
 
 
 def _state_args(state):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import random
 import threading
+import time
 
 import pytest
 
@@ -11,7 +13,7 @@ from advisor import search
 from advisor.cards import Seat
 from advisor.inference import draw_deals
 from advisor.rules import Rules
-from advisor.search import analyse_play, set_search_threads, solve_sampled
+from advisor.search import NODE_LIMIT, analyse_play, set_search_threads, solve_sampled
 from advisor.solver import solve
 from advisor.state import HandState, deal
 from advisor.view import seat_view
@@ -42,11 +44,11 @@ def test_each_distinct_deal_is_solved_once_and_counts_as_often_as_drawn(threads)
     calls: list = []
     lock = threading.Lock()
 
-    def solve_one(d, limit):
+    def solve_one(d, limit, fresh):
         with lock:
             calls.append(keys[deals.index(d)])
         return solve(d.remaining, int(view.to_act), [(int(s), int(c)) for s, c in view.current_trick],
-                     view.spades_broken, False, 0b0101, 0b0101, node_limit=limit)
+                     view.spades_broken, False, 0b0101, 0b0101, node_limit=limit, fresh=fresh)
 
     got = solve_sampled(keys, deals, solve_one, start=0.0, budget=1e9, min_samples=1)
     assert sorted(calls) == sorted(set(keys))  # every distinct deal, once
@@ -56,29 +58,44 @@ def test_each_distinct_deal_is_solved_once_and_counts_as_often_as_drawn(threads)
     assert solve_sampled(keys, deals, solve_one, start=0.0, budget=1e9, min_samples=1) == got
 
 
+def test_searches_without_a_budget_are_fresh(threads):
+    """Only without a time budget are the searches told to ignore the threads' history."""
+    threads(2)
+    seen = set()
+
+    def solve_one(k, limit, fresh):
+        seen.add((k, limit, fresh))
+        return k
+
+    assert solve_sampled([1, 2, 3], [1, 2, 3], solve_one, start=0.0, budget=math.inf, min_samples=1) == \
+        {1: 1, 2: 2, 3: 3}
+    assert {f for _, _, f in seen} == {True} and {lim for _, lim, _ in seen} == {NODE_LIMIT}
+    seen.clear()
+    solve_sampled([1, 2, 3], [1, 2, 3], solve_one, start=time.perf_counter(), budget=60.0, min_samples=1)
+    assert {f for _, _, f in seen} == {False}
+
+
 def test_an_exhausted_budget_still_gives_the_minimum_of_samples(threads):
-    import time
 
     threads(2)
     keys = list(range(50))
     # past the budget (1 s) but not past 4 times it: the search goes on to the minimum
-    got = solve_sampled(keys, keys, lambda k, limit: k * k, start=time.perf_counter() - 1.5, budget=1.0,
+    got = solve_sampled(keys, keys, lambda k, limit, fresh: k * k, start=time.perf_counter() - 1.5, budget=1.0,
                         min_samples=5)
     assert 5 <= len(got) <= 6  # the second thread may have started one more
     assert all(got[k] == k * k for k in got)
     # past 4 times the budget: one sample is enough
-    got = solve_sampled(keys, keys, lambda k, limit: k * k, start=time.perf_counter() - 10, budget=1.0,
+    got = solve_sampled(keys, keys, lambda k, limit, fresh: k * k, start=time.perf_counter() - 10, budget=1.0,
                         min_samples=5)
     assert 1 <= len(got) <= 2
 
 
 def test_late_solves_get_the_nodes_the_time_left_allows(threads):
-    import time
 
     threads(1)
     limits: list = []
 
-    def solve_one(k, limit):
+    def solve_one(k, limit, fresh):
         limits.append(limit)
         time.sleep(0.04)
         return k
@@ -99,7 +116,7 @@ def test_late_solves_get_the_nodes_the_time_left_allows(threads):
 def test_a_failing_solve_is_raised_not_lost(threads):
     threads(2)
 
-    def solve_one(key, limit):
+    def solve_one(key, limit, fresh):
         if key == 7:
             raise RuntimeError("boom at 7")
         return key

@@ -384,22 +384,38 @@ def test_the_benchmark_prints_its_table_and_the_solves_that_grew(capsys):
     assert "13 cards, spades broken: 2 of 2 solves thrashed the usual table" in out
 
 
-def test_partial_keeps_the_cards_valued_before_the_limit():
-    """With ``partial``, a search cut short at its node limit returns the cards it valued (their
-    values those of the full search) instead of None; whole when it finishes."""
-    rng = random.Random(3)
-    proper = 0
-    for _ in range(60):
-        hands, to_act, trick = _random_deal_position(rng, 1, 0)
-        nil = (to_act + 1) % 4
-        args = (hands, to_act, trick, True, False, 1 << nil, 0b0101 if nil % 2 else 0b1010)
-        full = solve_moves(*args, cap=1)
-        assert solve_moves(*args, cap=1, partial=True) == full
-        for limit in (2_000, 20_000):
-            part = solve_moves(*args, cap=1, node_limit=limit, partial=True)
-            assert all(full[c] == v for c, v in part.items())
-            if solve_moves(*args, cap=1, node_limit=limit) is None:
-                proper += 0 < len(part) < len(full)
-            else:
-                assert part == full
-    assert proper >= 5
+def test_a_fresh_search_does_not_depend_on_the_solves_before():
+    """``fresh``: the same position takes the same nodes, and so meets the same node limit, after
+    any history of the thread (other sizes and objectives, more than a table generation's worth of
+    solves, a solve moved to the larger table); without it the first guess comes from the history."""
+    from advisor.solver import search_stats, set_table_growth
+
+    rng = random.Random(8)
+    probes = [_random_deal_position(rng, t, 0) for t in (0, 2, 5)]
+
+    def nodes(hands, to_act, trick, *, fresh=True, **kw):
+        before = search_stats()["nodes"]
+        v = solve_moves(hands, to_act, trick, True, False, 0b0101, 0b0101, fresh=fresh, **kw)
+        return v, search_stats()["nodes"] - before
+
+    first = [nodes(*p) for p in probes]
+    guessed = set()
+    for history in range(3):
+        set_table_growth(0 if history == 1 else 100_000)  # all of the second history's solves grow
+        try:
+            for _ in range(70):  # past a generation's 63 solves
+                hands, to_act, trick = _random_deal_position(rng, rng.randrange(0, 11), 0)
+                solve(hands, to_act, trick, True, False, 1 << rng.randrange(4), rng.randrange(1, 15),
+                      cap=rng.choice([None, 1]))
+        finally:
+            set_table_growth(100_000)
+        guessed.add(tuple(nodes(*p, fresh=False)[1] for p in probes))  # guessed from the history
+        assert [nodes(*p) for p in probes] == first
+    assert len(guessed) > 1  # the first guess does change the search
+    hands, to_act, trick = probes[0]
+    need = first[0][1]
+    for _ in range(3):
+        assert nodes(hands, to_act, trick, node_limit=need)[0] == first[0][0]
+        assert nodes(hands, to_act, trick, node_limit=need - 50)[0] is None
+        solve(*_random_deal_position(rng, 1, 0), True, False, 1, 0b0101)
+
