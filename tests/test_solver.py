@@ -404,9 +404,13 @@ def test_a_fresh_search_does_not_depend_on_the_solves_before():
         set_table_growth(0 if history == 1 else 100_000)  # all of the second history's solves grow
         try:
             for _ in range(70):  # past a generation's 63 solves
-                hands, to_act, trick = _random_deal_position(rng, rng.randrange(0, 11), 0)
-                solve(hands, to_act, trick, True, False, 1 << rng.randrange(4), rng.randrange(1, 15),
-                      cap=rng.choice([None, 1]))
+                hands, to_act, trick = _random_deal_position(rng, rng.randrange(3, 11), 0)
+                team = rng.choice([0b0101, 0b1010])
+                if rng.random() < 0.5:  # a team's tricks, for it or against it
+                    solve(hands, to_act, trick, True, False, team, rng.choice([team, team ^ 15]))
+                else:  # a nil set or not
+                    nil = 1 << rng.randrange(4)
+                    solve(hands, to_act, trick, True, False, nil, 15 & ~(nil | nil << 2 | nil >> 2), cap=1)
         finally:
             set_table_growth(100_000)
         guessed.add(tuple(nodes(*p, fresh=False)[1] for p in probes))  # guessed from the history
