@@ -973,15 +973,16 @@ static int value(St *s, int lo, int hi, int guess, int linear) {
 
 /* ------------------------------------------------------------------ Python interface */
 
-static int parse_position(PyObject *args, St *s, int *ntricks, int *cap, int *fresh) {
-    unsigned long long h[4], limit = 0;
+static int parse_position(PyObject *args, St *s, int *ntricks, int *cap, int *fresh, u64 *card_limit) {
+    unsigned long long h[4], limit = 0, climit = 0;
     PyObject *trick;
     int to_act, broken, allspade, count, maxm;
     *cap = 99;
     *fresh = 0;
-    if (!PyArg_ParseTuple(args, "(KKKK)iOppii|iKp", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
-                          &allspade, &count, &maxm, cap, &limit, fresh))
+    if (!PyArg_ParseTuple(args, "(KKKK)iOppii|iKpK", &h[0], &h[1], &h[2], &h[3], &to_act, &trick, &broken,
+                          &allspade, &count, &maxm, cap, &limit, fresh, &climit))
         return -1;
+    *card_limit = climit;
     if (*cap < 0) {
         PyErr_SetString(PyExc_ValueError, "cap must be >= 0");
         return -1;
@@ -1098,7 +1099,8 @@ static __thread int last_value[14] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     St s;
     int r, cap, fresh;
-    if (parse_position(args, &s, &r, &cap, &fresh)) return NULL;
+    u64 card_limit;
+    if (parse_position(args, &s, &r, &cap, &fresh, &card_limit)) return NULL;
     if (r == 0) return PyLong_FromLong(0);
     int hi = r < cap ? r : cap;
     int v, known = !fresh && last_value[r] >= 0;
@@ -1114,7 +1116,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     St s;
     int r, cap, fresh;
-    if (parse_position(args, &s, &r, &cap, &fresh)) return NULL;
+    u64 card_limit;
+    if (parse_position(args, &s, &r, &cap, &fresh, &card_limit)) return NULL;
     PyObject *out = PyDict_New();
     if (!out || r == 0) return out;
     int p = s.to_act;
@@ -1131,45 +1134,62 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     for (int j = 1; j < 4; j++) others |= s.hand[(p + j) & 3];
     others |= s.trick;
     Moves mv;
-    int vals[13], aborted = 0, rootv = -1;
+    int vals[13], aborted = 0, skipped = 0, rootv = -1;
+    u64 call_limit = s.limit;
     Py_BEGIN_ALLOW_THREADS
     gen_moves(&s, &mv, -1);
     int known = !fresh && last_value[r] >= 0;
     int guess = known ? last_value[r] : (r + 1) / 2, linear = known ? 2 : 0;
     int ismax = (s.maxm >> p) & 1;
-    for (int i = 0; i < mv.n; i++) {
-        int c = mv.card[i];
-        Undo u;
-        /* the value after c: counted tricks of this trick (c included) and later */
-        play(&s, c, &u);
-        int base = s.won; /* a completed trick already counted */
-        int v;
-        s.won = 0;
-        {
-            int hi = r - (u.tlen == 3 ? 1 : 0);
-            if (hi > cap - base) hi = cap - base;
-            v = hi <= 0 ? (base < cap ? base : cap) : value(&s, 0, hi, guess - base, linear) + base;
+    for (int i = 0; i < mv.n; i++) vals[i] = -1;
+    /* with a card limit, a first pass gives each card that many nodes and a second the cards
+     * left out whatever the call's limit leaves: the quick verdicts do not wait behind a slow one */
+    for (int pass = 0; pass < (card_limit ? 2 : 1) && !aborted; pass++) {
+        for (int i = 0; i < mv.n; i++) {
+            if (vals[i] >= 0) continue;
+            int c = mv.card[i];
+            Undo u;
+            /* the value after c: counted tricks of this trick (c included) and later */
+            play(&s, c, &u);
+            int base = s.won; /* a completed trick already counted */
+            int v;
+            s.won = 0;
+            if (card_limit) {
+                u64 lim = s.nodes + card_limit;
+                s.limit = pass || (call_limit && call_limit < lim) ? call_limit : lim;
+            }
+            {
+                int hi = r - (u.tlen == 3 ? 1 : 0);
+                if (hi > cap - base) hi = cap - base;
+                v = hi <= 0 ? (base < cap ? base : cap) : value(&s, 0, hi, guess - base, linear) + base;
+            }
+            s.won = base;
+            unplay(&s, c, &u);
+            if (s.aborted) {
+                s.aborted = 0;
+                if (!card_limit || (call_limit && s.nodes > call_limit)) {
+                    aborted = 1;
+                    break;
+                }
+                continue; /* over the card's own limit: left for the second pass */
+            }
+            guess = v;
+            linear = 2;
+            vals[i] = v;
+            if (rootv < 0 || (ismax ? v > rootv : v < rootv)) rootv = v;
         }
-        if (s.aborted) {
-            aborted = 1;
-            break;
-        }
-        s.won = base;
-        unplay(&s, c, &u);
-        guess = v;
-        linear = 2;
-        vals[i] = v;
-        if (rootv < 0 || (ismax ? v > rootv : v < rootv)) rootv = v;
     }
+    for (int i = 0; i < mv.n; i++) if (vals[i] < 0) skipped = 1; /* left out: no first guess from it */
     total_nodes += s.nodes;
-    if (!aborted && rootv >= 0 && cap >= r) last_value[r] = rootv;
+    if (!skipped && rootv >= 0 && cap >= r) last_value[r] = rootv;
     Py_END_ALLOW_THREADS
-    if (aborted) {
+    if (aborted && !card_limit) {
         Py_DECREF(out);
         Py_RETURN_NONE;
     }
     for (int i = 0; i < mv.n; i++) {
         int c = mv.card[i], v = vals[i];
+        if (v < 0) continue; /* left out at its node limit */
         /* every card of c's run gets the value */
         u64 below = others & SUITM[c / 13] & ((1ULL << c) - 1);
         u64 run = legal & SUITM[c / 13] & ((2ULL << c) - 1);

@@ -40,7 +40,7 @@ __all__ = ["solve", "solve_moves", "solve_state", "search_stats", "set_table_siz
 
 
 def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats, maximizer_seats,
-          cap, node_limit, fresh=False):
+          cap, node_limit, fresh=False, card_node_limit=None):
     args = (
         (int(hands[0]), int(hands[1]), int(hands[2]), int(hands[3])),
         int(to_act),
@@ -50,6 +50,8 @@ def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats
         int(count_seats),
         int(maximizer_seats),
     )
+    if card_node_limit:
+        return args + (99 if cap is None else int(cap), int(node_limit or 0), bool(fresh), int(card_node_limit))
     if fresh:
         return args + (99 if cap is None else int(cap), int(node_limit or 0), True)
     if node_limit:
@@ -100,15 +102,22 @@ def solve_moves(
     cap: int | None = None,
     node_limit: int | None = None,
     fresh: bool = False,
+    card_node_limit: int | None = None,
 ) -> dict[int, int] | None:
     """``{card: tricks}`` for every legal card of the seat to act (same arguments as :func:`solve`).
 
     ``tricks`` is the value of the position after that card, i.e. what the counted seats take
     from the current trick on when everybody plays optimally afterwards (capped at ``cap`` when
     given; None past ``node_limit`` nodes, and ``fresh``, as in :func:`solve`).
+
+    ``card_node_limit``: the cards are searched in two passes, first each with that many nodes,
+    then the ones left out with what ``node_limit`` leaves of the call's nodes; the answer holds
+    the cards valued within it (possibly none), never None. A card that takes long to value does
+    not keep the quick ones from being valued.
     """
     return _solver.solve_moves(*_args(hands, to_act, trick, spades_broken, allspade_lead_breaks,
-                                      count_seats, maximizer_seats, cap, node_limit, fresh))
+                                      count_seats, maximizer_seats, cap, node_limit, fresh,
+                                      card_node_limit))
 
 
 def _state_args(state):

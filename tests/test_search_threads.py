@@ -146,3 +146,39 @@ def test_thread_count_from_the_environment(monkeypatch):
         search._default_threads()
     with pytest.raises(ValueError):
         set_search_threads(0)
+
+
+def test_a_nil_search_counts_the_cards_it_did_not_value_as_keeping_the_nil(monkeypatch):
+    """Each live nil is searched in two passes (a card limit, then the deal's nil limit); the cards
+    valued keep their verdict, the rest count as keeping the nil; nothing valued: busted."""
+    from advisor.inference import draw_deals
+
+    rng = random.Random(4)
+    st = HandState(Rules(), Seat.N, deal(rng))
+    for b in (3, 0, 0, 3):  # E and S bid nil
+        st.bid(b)
+    for _ in range(26):
+        st.play(rng.choice(st.legal_cards()))
+    view = seat_view(st, st.to_act)
+    (one,), _ = draw_deals(view, int(view.to_act), 1, random.Random(1))
+    legal = [int(c) for c in view.legal_cards()]
+    assert len(legal) >= 2
+    busted = {c: 1 for c in legal}
+    real = search.solve_moves
+    answer = {}
+
+    def spy(**kw):
+        if kw["count_seats"] in (search.seat_mask(1), search.seat_mask(2)):
+            assert kw["card_node_limit"] == search.NIL_CARD_NODES and kw["cap"] == 1
+            return dict(answer)
+        return real(**kw)
+
+    monkeypatch.setattr(search, "nil_risk", lambda hand: 0.0)  # search both nils in this deal
+    monkeypatch.setattr(search, "solve_moves", spy)
+    answer.update({legal[0]: 1})
+    team, nils = search._solve_for_play(view, one, [1, 2], busted, None)
+    assert set(team) == set(legal)
+    assert nils[1] == nils[2] == {c: 1 if c == legal[0] else 0 for c in legal}
+    answer.clear()
+    _, nils = search._solve_for_play(view, one, [1, 2], busted, None)
+    assert nils[1] == nils[2] == busted

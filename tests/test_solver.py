@@ -423,3 +423,23 @@ def test_a_fresh_search_does_not_depend_on_the_solves_before():
         assert nodes(hands, to_act, trick, node_limit=need - 50)[0] is None
         solve(*_random_deal_position(rng, 1, 0), True, False, 1, 0b0101)
 
+
+def test_two_passes_value_the_quick_cards_first():
+    """``card_node_limit``: the cards valued have the full search's values; the second pass values
+    the cards left out by the first as far as the call's limit allows; where one search of all
+    the cards runs over the call's limit (None), the two passes still value some."""
+    rng = random.Random(3)
+    rescued = left_out = 0
+    for _ in range(60):
+        hands, to_act, trick = _random_deal_position(rng, 1, 0)
+        nil = (to_act + 1) % 4
+        args = (hands, to_act, trick, True, False, 1 << nil, 0b0101 if nil % 2 else 0b1010)
+        full = solve_moves(*args, cap=1)
+        assert solve_moves(*args, cap=1, card_node_limit=1_000) == full  # no call limit: all valued
+        for limit in (20_000, 100_000):
+            two = solve_moves(*args, cap=1, node_limit=limit, card_node_limit=2_000)
+            assert two is not None and all(full[c] == v for c, v in two.items())
+            left_out += len(two) < len(full)
+            if solve_moves(*args, cap=1, node_limit=limit) is None:
+                rescued += len(two) > 0
+    assert rescued >= 5 and left_out >= 5
