@@ -229,6 +229,15 @@ static inline u64 length_key(const St *s, int r) {
     return k;
 }
 
+/* the suit lengths (all hands together) of a trick start's lengths key: length_key read back */
+static inline void key_suit_lengths(u64 lkey, int slen[4]) {
+    int r = (int)(lkey >> 3) & 15, sh = 7;
+    slen[0] = slen[1] = slen[2] = 0;
+    for (int h = 0; h < 4; h++)
+        for (int su = 0; su < 3; su++, sh += 4) slen[su] += (int)(lkey >> sh) & 15;
+    slen[3] = 4 * r - slen[0] - slen[1] - slen[2];
+}
+
 /* Entries are filed by the lengths key and a class: class 0 by the lengths alone, class L (1..4)
  * also by the owner of the top card of suits 0..L-1, and in the larger table class 4 + d by the
  * owners of the top d + 1 cards of every suit.  An entry goes to the finest class its pattern
@@ -297,11 +306,8 @@ static void tt_go_big(void) {
             TTE *e = b->e + i;
             if (!b->tag[i] || (e->key >> GENSHIFT) != tt_gen) continue;
             u64 lkey = e->key & ((1ULL << GENSHIFT) - 1);
-            /* the suit lengths from the key (length_key): three suits per hand, the fourth the rest */
-            int r = (int)(lkey >> 3) & 15, slen[4] = {0, 0, 0, 0}, sh = 7;
-            for (int h = 0; h < 4; h++)
-                for (int su = 0; su < 3; su++, sh += 4) slen[su] += (int)(lkey >> sh) & 15;
-            slen[3] = 4 * r - slen[0] - slen[1] - slen[2];
+            int slen[4];
+            key_suit_lengths(lkey, slen);
             int level = entry_class(e->k, slen, 4 + DEEP);
             Bucket *nb = tt_big + (level_hash(lkey, level, slen, e->v01, e->v23) & big_mask);
             int vi = -1;

@@ -323,7 +323,8 @@ def analyse_play(
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search valued no card
     finals = []  # per deal, per card: (our game score, theirs) after the hand
     charge_bags = BAGS_AFTER_CONTRACT and bags_only_at_stake(state, team)
-    solved = solve_sampled(keys, deals, lambda d, limit, fresh: _solve_for_play(state, d, nils, busted, limit, fresh),
+    solved = solve_sampled(keys, deals,
+                           lambda d, limit, fresh: _solve_for_play(state, d, nils, busted, limit, fresh),
                            start, time_budget, min_samples)
     for i, deal in enumerate(deals):
         # not reached in time, or a pathological deal (over the node limit): left out
