@@ -263,6 +263,69 @@ def test_live_game_typed_by_hand(page, server):
     assert not page.errors
 
 
+def test_an_answer_that_arrives_late_does_not_undo_a_later_action(page, server):
+    """Two bids in flight, the first answer held back until the second is shown: the screen keeps
+    the newer state (both bids), not the one that arrived last."""
+    page.goto("/#live")
+    page.select_option("#live-new select[name=dealer]", "N")
+    page.select_option("#live-new select[name=seat]", "E")
+    page.fill("#live-new input[name=hand]", " ".join(deal(9)["E"]))
+    page.click("#live-new button[type=submit]")
+    page.locator("#live-game").wait_for(state="visible")
+    gid = page.locator("#live-id").inner_text()
+    msg = page.evaluate("""async () => {
+      const real = api;
+      let n = 0, stored;
+      const firstStored = new Promise(ok => { stored = ok; });
+      api = async (...args) => {  // the first answer is held back until after the second
+        const first = n++ === 0, answer = await real(...args);
+        if (first) { stored(); await new Promise(ok => setTimeout(ok, 500)); }
+        return answer;
+      };
+      try {
+        const one = liveAction("POST", "/bids", { bid: 3 });
+        await firstStored;
+        await Promise.all([one, liveAction("POST", "/bids", { bid: 4 })]);
+      } finally { api = real; }
+      return document.querySelector("#live-msg").textContent;
+    }""")
+    with server.client() as c:
+        events = c.get(f"/v1/games/{gid}/events").json()["events"]
+    assert [e["bid"] for e in events if e["type"] == "bid"] == [3, 4], msg
+    shown = page.locator("#live-state").inner_text()
+    assert all(f"{e['seat']} {e['bid']}" in shown for e in events)
+    assert not page.errors
+
+
+def test_advice_that_arrives_after_the_game_moved_on_is_not_shown(page):
+    """Advice asked for, then a bid before it comes back: the stale advice is dropped and the box
+    emptied (the next turn is not the user's), instead of advising a decision already made."""
+    page.goto("/#live")
+    page.select_option("#live-new select[name=dealer]", "N")
+    page.select_option("#live-new select[name=seat]", "N")  # the dealer bids first
+    page.fill("#live-new input[name=hand]", " ".join(deal(10)["N"]))
+    page.click("#live-new button[type=submit]")
+    page.locator("#live-game").wait_for(state="visible")
+    page.wait_for_function("document.querySelector('#live-advice').children.length > 0", timeout=60_000)
+    shown = page.evaluate("""async () => {
+      const real = api;
+      api = async (method, path, ...rest) => {
+        const answer = await real(method, path, ...rest);
+        if (path.endsWith("/advice")) await new Promise(ok => setTimeout(ok, 800));
+        return answer;
+      };
+      try {
+        const asked = askAdvice();
+        await liveAction("POST", "/bids", { bid: 3 });
+        await asked;
+      } finally { api = real; }
+      return document.querySelector("#live-advice").textContent;
+    }""")
+    assert shown == ""
+    assert "N 3" in page.locator("#live-state").inner_text()  # the bid itself went through
+    assert not page.errors
+
+
 def test_photo_upload_draws_and_reports(page, tmp_path):
     from PIL import Image
 

@@ -312,7 +312,7 @@ async function onBidAdvice(ev) {
 }
 
 // ------------------------------------------------------------------ view 2: live game
-const live = { id: null, state: null, ws: null, stream: null, timer: null, busy: false, adviceSeq: -1, frame: null };
+const live = { id: null, state: null, ws: null, stream: null, timer: null, busy: false, adviceSeq: -1, asking: null, frame: null };
 
 async function createGame(ev) {
   ev.preventDefault();
@@ -351,6 +351,9 @@ function liveMsg(msg, isError) {
 }
 
 function setLiveState(st) {
+  // With two actions in flight, the answer to the earlier one can arrive last: an older state of
+  // the same game (fewer events) must not overwrite the newer one on screen.
+  if (live.state && live.state.game_id === st.game_id && st.seq < live.state.seq) return;
   live.state = st;
   renderLiveState(st);
   if (st.user_to_act && st.phase !== "done" && live.adviceSeq !== st.seq) {
@@ -423,10 +426,17 @@ async function liveAction(method, path, body) {
 function addPlay(card) { return liveAction("POST", "/plays", { card }); }
 
 async function askAdvice() {
-  const box = $("#live-advice");
+  const box = $("#live-advice"), moment = () => live.state ? `${live.state.game_id}:${live.state.seq}` : "";
+  const asked = moment();
+  live.asking = asked;
   box.textContent = t("thinking");
-  try { renderAdvice(box, await api("GET", `/v1/games/${live.id}/advice`, undefined, { lang, time_budget: 1.5 })); }
-  catch (e) { box.replaceChildren(el("div", { class: "error", text: e.message })); }
+  // advice that comes back after the game moved on (a card or bid since, another game) is not
+  // shown; the box is emptied unless a newer question is under way
+  const show = (fill) => { if (asked === moment()) fill(); else if (live.asking === asked) box.replaceChildren(); };
+  try {
+    const advice = await api("GET", `/v1/games/${live.id}/advice`, undefined, { lang, time_budget: 1.5 });
+    show(() => renderAdvice(box, advice));
+  } catch (e) { show(() => box.replaceChildren(el("div", { class: "error", text: e.message }))); }
 }
 
 function cameraMessage(msg) {
