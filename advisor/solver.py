@@ -50,13 +50,9 @@ def _args(hands, to_act, trick, spades_broken, allspade_lead_breaks, count_seats
         int(count_seats),
         int(maximizer_seats),
     )
-    if card_node_limit:
-        return args + (99 if cap is None else int(cap), int(node_limit or 0), bool(fresh), int(card_node_limit))
-    if fresh:
-        return args + (99 if cap is None else int(cap), int(node_limit or 0), True)
-    if node_limit:
-        return args + (99 if cap is None else int(cap), int(node_limit))
-    return args if cap is None else args + (int(cap),)
+    # the C side's optional tail, in order: cap (99: none), node limit (0: none), fresh, card
+    # limit (0: none)
+    return args + (99 if cap is None else int(cap), int(node_limit or 0), bool(fresh), int(card_node_limit or 0))
 
 
 def solve(
