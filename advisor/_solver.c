@@ -52,6 +52,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -161,6 +164,20 @@ static pthread_once_t tt_key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t tt_big_key;
 static void tt_key_make(void) { pthread_key_create(&tt_key, free); pthread_key_create(&tt_big_key, free); }
 
+/* A table on 2 MiB boundaries, marked for huge pages where the kernel offers them (Linux's
+ * transparent huge pages in "madvise" mode): the table is probed at random, and with 4 KiB pages
+ * most probes would also miss the TLB.  Zeroed when `zero`. */
+static void *table_alloc(size_t bytes, int zero) {
+    void *p = NULL;
+    size_t align = (size_t)1 << 21;
+    if (posix_memalign(&p, bytes >= align ? align : 64, bytes)) return NULL;
+#ifdef MADV_HUGEPAGE
+    if (bytes >= align) madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    if (zero) memset(p, 0, bytes);
+    return p;
+}
+
 static int tt_alloc(void) {
     if (tt && tt_have == tt_log2) return 0;
     pthread_once(&tt_key_once, tt_key_make);
@@ -171,10 +188,10 @@ static int tt_alloc(void) {
     tt_have = tt_log2;
     size_t n = (size_t)1 << tt_log2;
     /* buckets on cache-line boundaries, so that no 32-byte entry straddles two lines */
-    tt_raw = calloc(n * sizeof(Bucket) + 64, 1);
+    tt_raw = table_alloc(n * sizeof(Bucket), 1);
     if (!tt_raw) return -1;
     pthread_setspecific(tt_key, tt_raw);
-    tt = (Bucket *)(((uintptr_t)tt_raw + 63) & ~(uintptr_t)63);
+    tt = (Bucket *)tt_raw;
     tt_mask = n - 1;
     tt_small = tt;
     tt_small_mask = tt_mask;
@@ -291,10 +308,10 @@ static void tt_go_big(void) {
         free(tt_big_raw);
         tt_big = NULL;
         pthread_setspecific(tt_big_key, NULL);
-        tt_big_raw = malloc(((size_t)1 << lg) * sizeof(Bucket) + 64);
+        tt_big_raw = table_alloc(((size_t)1 << lg) * sizeof(Bucket), 0);
         if (!tt_big_raw) return; /* stay in the usual table */
         pthread_setspecific(tt_big_key, tt_big_raw);
-        tt_big = (Bucket *)(((uintptr_t)tt_big_raw + 63) & ~(uintptr_t)63);
+        tt_big = (Bucket *)tt_big_raw;
         tt_big_have = lg;
     }
     memset(tt_big, 0, ((size_t)1 << lg) * sizeof(Bucket));
@@ -501,24 +518,32 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
                 answers[4 * j + su] = n ? n : popc(ho) + 1;
             }
         }
-        /* seats that could ruff a lead, per suit: void in it and holding spades, not good for p */
+        /* per suit: the highest card in another hand (-1: none), and whether a seat not good
+         * for p could ruff a lead of it (void in it, holding spades) */
+        int otop[4], ruffs[4];
+        for (int su = 0; su < 4; su++) {
+            u64 o = others & SUITM[su];
+            otop[su] = o ? hibit(o) : -1;
+            ruffs[su] = 0;
+        }
+        for (int j = 1; j < 4; j++) {
+            int q = (p + j) & 3;
+            u64 hq = s->hand[q];
+            if ((G >> q) & 1 || !(hq & SUITM[0])) continue;
+            for (int su = 1; su < 4; su++) if (!(hq & SUITM[su])) ruffs[su] = 1;
+        }
         while (reps) {
             int c = lobit(reps);
             reps &= reps - 1;
             int su = c / 13, rk = c % 13;
-            u64 o = others & SUITM[su];
-            int top = !o || c > hibit(o);
-            int ruffable = 0;
-            if (su != 0) {
-                for (int j = 1; j < 4; j++) {
-                    int q = (p + j) & 3;
-                    if (!(s->hand[q] & SUITM[su]) && (s->hand[q] & SUITM[0]) && !((G >> q) & 1)) ruffable = 1;
-                }
-            }
+            int ot = otop[su];
+            u64 o = ot >= 0;
+            int top = c > ot;
+            int ruffable = ruffs[su];
             int w;
             if (pg) {
                 if (top && !ruffable) w = 1000 + rk;
-                else if (o && ((G >> partner) & 1) && ((s->hand[partner] >> hibit(o)) & 1)) w = 600 - rk;
+                else if (o && ((G >> partner) & 1) && ((s->hand[partner] >> ot) & 1)) w = 600 - rk;
                 else w = 100 - rk + 4 * popc(h & SUITM[su]);
                 if (su == 0 && !top) w -= 30;
                 if ((variant & 512) && su != 0 && !ruffable && !top && !(s->hand[partner] & SUITM[su]) &&
@@ -527,7 +552,7 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
                 if ((variant & 8) && ruffable) w -= 200;
                 if ((variant & 16) && o && !top) {
                     int lho = (p + 1) & 3;
-                    if (!((G >> lho) & 1) && ((s->hand[lho] >> hibit(o)) & 1)) w -= 40;
+                    if (!((G >> lho) & 1) && ((s->hand[lho] >> ot) & 1)) w -= 40;
                 }
             } else {
                 if (top) w = -rk;
@@ -564,24 +589,24 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
             if (f) { if (s->best / 13 == s->led && hibit(f) > s->best) bestsafe = 0; }
             else if (hj & SUITM[0]) { if (s->best / 13 != 0 || hibit(hj & SUITM[0]) > s->best) bestsafe = 0; }
         }
+        /* the later seats p does not want to win: their highest card of the led suit, and the
+         * highest spade of those void in it (-1: none) */
+        int hif = -1, hir = -1;
+        for (int j = 1; j <= later; j++) {
+            int q = (p + j) & 3;
+            if ((G >> q) & 1) continue;
+            u64 hj = s->hand[q], f = hj & SUITM[s->led];
+            if (f) { if (hibit(f) > hif) hif = hibit(f); }
+            else if ((hj & SUITM[0]) && hibit(hj & SUITM[0]) > hir) hir = hibit(hj & SUITM[0]);
+        }
         while (reps) {
             int c = lobit(reps);
             reps &= reps - 1;
             int su = c / 13, rk = c % 13;
             int win = beats(c, s->best);
-            int secure = win;
-            if (win) {
-                for (int j = 1; j <= later; j++) {
-                    if (variant >= 1 && ((G >> ((p + j) & 3)) & 1)) continue;
-                    u64 hj = s->hand[(p + j) & 3];
-                    u64 f = hj & SUITM[s->led];
-                    if (f) {
-                        if (su == s->led && hibit(f) > c) secure = 0;
-                    } else if (hj & SUITM[0]) {
-                        if (su != 0 || hibit(hj & SUITM[0]) > c) secure = 0;
-                    }
-                }
-            }
+            /* a winner none of them can beat: of the led suit, above their cards with nobody to
+             * ruff; a ruff, above their spades */
+            int secure = win && (su == s->led ? hif < c && hir < 0 : hir < c);
             int w;
             if (pg) {
                 if (bestgood && (bestsafe || variant < 2)) w = win ? (secure ? 400 - rk : 100 - rk) : 600 - rk;
@@ -832,6 +857,20 @@ static int ab(St *s, int target, u64 *wr) {
             if (bc >= need) { st_quick++; *wr = wc; return 1; }
             if (r - bn < need) { st_quick++; *wr = wn; return 0; }
         }
+        st_probe++;
+        for (int L = MINLEVEL; L <= tt_levels; L++) {
+            Bucket *b = bk[L];
+            u64 hits = scan_tags(b->tag, gtag);
+            while (hits) {
+                int i = lobit(hits);
+                hits &= hits - 1;
+                TTE *e = b->e + i;
+                if (e->key != gkey || ((c01 ^ e->v01) & kmask01(e->k)) || ((c23 ^ e->v23) & kmask23(e->k))) continue;
+                if (e->lb >= need) { st_hit++; *wr = entry_cards(e, all); return 1; }
+                if (e->ub < need) { st_hit++; *wr = entry_cards(e, all); return 0; }
+                if (ttcard < 0 && e->move != 0xFF) ttcard = from_rel(s, e->move >> 4, e->move & 15);
+            }
+        }
         /* tricks the leader cashes itself, or the partner after an entry, help the leader's
          * side when their winner's tricks count for that side */
         int inc = (s->count >> p) & 1, mx = (s->maxm >> p) & 1;
@@ -847,20 +886,6 @@ static int ab(St *s, int target, u64 *wr) {
             int q = entry_tricks(s, p, &qwr);
             if (pinc && q >= need) { st_quick++; *wr = qwr; return 1; }
             if (!pinc && r - q < need) { st_quick++; *wr = qwr; return 0; }
-        }
-        st_probe++;
-        for (int L = MINLEVEL; L <= tt_levels; L++) {
-            Bucket *b = bk[L];
-            u64 hits = scan_tags(b->tag, gtag);
-            while (hits) {
-                int i = lobit(hits);
-                hits &= hits - 1;
-                TTE *e = b->e + i;
-                if (e->key != gkey || ((c01 ^ e->v01) & kmask01(e->k)) || ((c23 ^ e->v23) & kmask23(e->k))) continue;
-                if (e->lb >= need) { st_hit++; *wr = entry_cards(e, all); return 1; }
-                if (e->ub < need) { st_hit++; *wr = entry_cards(e, all); return 0; }
-                if (ttcard < 0 && e->move != 0xFF) ttcard = from_rel(s, e->move >> 4, e->move & 15);
-            }
         }
     }
     Moves mv;
