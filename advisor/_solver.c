@@ -437,11 +437,12 @@ typedef struct {
     int n;
 } Moves;
 
-/* Representatives of runs of equivalent cards in `legal`: the lowest card of each run.  Two
- * cards of one hand are equivalent when no card of another hand, nor one in the current trick,
- * lies between them.  Per suit, the cards played before (gaps) are stepped over by a carry: each
- * legal card's bit, moved up one and added to the gaps, lands on the next card still out above
- * it; a legal card landed on is not the lowest of its run. */
+/* Representatives of runs of equivalent cards in `legal`: the top card of each run.  Two cards
+ * of one hand are equivalent when no card of another hand, nor one in the current trick, lies
+ * between them.  Per suit, without a loop over the cards: each legal card's bit, moved up one and
+ * added to the cards played before (gaps), carries over them and lands on the next card still
+ * out above it; where that is not a legal card (or is past the suit), the run ends below it, at
+ * the first card under the landing point that is not a gap (a fill down through the gaps). */
 static inline u64 representatives(u64 legal, u64 others) {
     u64 reps = 0;
     for (int su = 0; su < 4; su++) {
@@ -449,7 +450,16 @@ static inline u64 representatives(u64 legal, u64 others) {
         if (!l) continue;
         u64 gaps = ~(l | (others >> (13 * su))) & SUITBITS;
         u64 land = (gaps + (l << 1)) & ~gaps;
-        reps |= (l & ~land) << (13 * su);
+        u64 below = (land & ~l) >> 1;  /* just under the landing points that end a run */
+        u64 gen = below & gaps, pro = gaps;
+        gen |= pro & (gen >> 1);
+        pro &= pro >> 1;
+        gen |= pro & (gen >> 2);
+        pro &= pro >> 2;
+        gen |= pro & (gen >> 4);
+        pro &= pro >> 4;
+        gen |= pro & (gen >> 8);
+        reps |= (((below & ~gaps) | ((gen >> 1) & ~gaps)) & l) << (13 * su);
     }
     return reps;
 }
@@ -496,9 +506,8 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
     for (int j = 1; j < 4; j++) others |= s->hand[(p + j) & 3];
     u64 reps = representatives(legal, others | s->trick);
     if (ttcard >= 0) {
-        /* the representative of the table's card: the lowest card of its run */
-        u64 down = reps & SUITM[ttcard / 13] & ((2ULL << ttcard) - 1);
-        ttcard = down ? hibit(down) : -1;
+        u64 up = reps & SUITM[ttcard / 13] & ~((1ULL << ttcard) - 1);
+        ttcard = up ? lobit(up) : -1;
     }
     int ismax = (s->maxm >> p) & 1;
     int G = ismax ? s->count : (~s->count & 15);
@@ -713,6 +722,15 @@ static inline void unplay(St *s, int c, const Undo *u) {
 
 /* ------------------------------------------------------------------ the search */
 
+/* lowest card of the run of equivalent cards topped by c */
+static inline int run_low(int c, u64 legal, u64 all) {
+    u64 sm = SUITM[c / 13] & ((1ULL << c) - 1);
+    u64 below = all & sm & ~legal;
+    u64 run = legal & sm;
+    if (below) run &= ~((2ULL << hibit(below)) - 1);
+    return run ? lobit(run) : c;
+}
+
 /* 1 when the maximising side can make the counted tricks (s->won included) reach target.
  * *wr receives the cards whose ranks the result depends on (DDS's "winning ranks"). */
 static int ab(St *s, int target, u64 *wr) {
@@ -883,6 +901,9 @@ static int ab(St *s, int target, u64 *wr) {
     int ismax = (s->maxm >> p) & 1;
     int result = !ismax, bestc = -1;
     u64 acc = 0;
+    u64 h = s->hand[p];
+    u64 legal = s->tlen ? ((h & SUITM[s->led]) ? (h & SUITM[s->led]) : h)
+                        : ((!s->broken && (h & NONSPADES)) ? (h & NONSPADES) : h);
     u64 allc = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3] | s->trick;
     for (int i = 0; i < mv.n; i++) {
         Undo u;
@@ -906,7 +927,8 @@ static int ab(St *s, int target, u64 *wr) {
             acc = cw;
             break;
         }
-        acc |= cw; /* c is the lowest of its run: where its rank mattered, it is in cw */
+        acc |= cw;
+        if ((cw >> c) & 1) acc |= 1ULL << run_low(c, legal, allc);
     }
     *wr = acc;
     if (s->tlen == 0) {
@@ -1207,10 +1229,10 @@ static PyObject *py_solve_moves(PyObject *self, PyObject *args) {
     for (int i = 0; i < mv.n; i++) {
         int c = mv.card[i], v = vals[i];
         if (v < 0) continue; /* left out at its node limit */
-        /* every card of c's run (c and the legal cards above it up to another hand's) gets the value */
-        u64 above = others & SUITM[c / 13] & ~((2ULL << c) - 1);
-        u64 run = legal & SUITM[c / 13] & ~((1ULL << c) - 1);
-        if (above) run &= (1ULL << lobit(above)) - 1;
+        /* every card of c's run gets the value */
+        u64 below = others & SUITM[c / 13] & ((1ULL << c) - 1);
+        u64 run = legal & SUITM[c / 13] & ((2ULL << c) - 1);
+        if (below) run &= ~((2ULL << hibit(below)) - 1);
         while (run) {
             int d = lobit(run);
             run &= run - 1;

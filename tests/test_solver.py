@@ -161,6 +161,33 @@ def test_brute_force_covers_the_cases():
     assert len(seen) == 4 + 2 + 2 + 2 + 2
 
 
+def _hands(pbn: str) -> tuple[int, int, int, int]:
+    """The four hands of a PBN deal string starting with North ("N:S.H.D.C ...")."""
+    return tuple(sum(1 << (13 * su + RANKS.index(r)) for su, cs in enumerate(h.split(".")) for r in cs)
+                 for h in pbn[2:].split())
+
+
+# Five cards a hand, where a table entry may stand for positions whose hands differ below the
+# ranks that mattered. A run of equivalent cards is searched by one of its cards: with the lowest
+# card played, a higher card of its run that matters later must pin the played card's rank too,
+# or an entry that says "no card makes it" also covers positions where that higher card stands
+# alone and may make it (an early attempt at lowest-card representatives got all four wrong).
+RUN_POSITIONS = [
+    ("N:A2.4.J.9 Q64.6.A. KT83..2. J95..4.7", 3, True, 0b0100, 0b1010),
+    ("N:J..JT9.K ..72.843 T74...Q7 9653.J..", 0, False, 0b0101, 0b1010),
+    ("N:.6.J9.97 QT.2.Q6. 982..T7. AK7..A.T", 0, True, 0b0101, 0b1010),
+    ("N:Q732..2. A8...A96 JT6...K2 ..AJ7.73", 2, True, 0b0010, 0b0101),
+]
+
+
+@pytest.mark.parametrize("pbn, to_act, broken, count, maxm", RUN_POSITIONS)
+def test_runs_of_equivalent_cards_against_brute_force(pbn, to_act, broken, count, maxm):
+    hands = _hands(pbn)
+    brute.cache_clear()
+    assert solve_moves(hands, to_act, [], broken, False, count, maxm, fresh=True) == \
+        brute_moves(hands, to_act, [], broken, False, count, maxm)
+
+
 # ---------------------------------------------------------------- the Spades lead rules
 
 def _m(*names: str) -> int:
@@ -263,6 +290,19 @@ def test_against_dds():
         team = 0b0101 << (to_act & 1)
         got = solve_moves(hands, to_act, trick, True, False, team, team)
         assert got == want, (_pbn(full), leader, trick)
+
+
+def test_crossruff_deal_against_dds():
+    """A 13-card deal of the solver benchmark (seed 6) that an early attempt at lowest-card
+    representatives valued a trick too high for three diamonds."""
+    pytest.importorskip("endplay", reason="endplay (Bo Haglund's DDS) is not installed")
+    from endplay.dds import solve_board
+    from endplay.types import Deal, Denom, Player
+
+    pbn = "N:AQJ6.AJ.AQ53.986 2.T87.K762.AQ542 984.Q32.JT984.KJ KT753.K9654..T73"
+    want = {int(card.suit) * 13 + RANKS.index(card.rank.abbr): tricks
+            for card, tricks in solve_board(Deal(pbn, first=Player(1), trump=Denom.spades))}
+    assert solve_moves(_hands(pbn), 1, [], True, False, 0b1010, 0b1010, fresh=True) == want
 
 
 # ---------------------------------------------------------------- HandState and errors
