@@ -746,21 +746,25 @@ static int ab(St *s, int target, u64 *wr) {
     if (s->tlen) {
         /* who takes this trick when every seat still to play plays its strongest legal card:
          * that seat can force it, whatever the others do (DDS's second-hand quick trick, at
-         * every seat) */
-        int bc = s->best, bseat = s->bestseat;
-        for (int j = 0; j < 4 - s->tlen; j++) {
-            int q = (p + j) & 3;
-            u64 hq = s->hand[q], f = hq & SUITM[s->led];
-            int c;
-            if (f) c = hibit(f);
-            else if (hq & SUITM[0]) c = hibit(hq & SUITM[0]);
-            else continue;
-            if (beats(c, bc)) { bc = c; bseat = q; }
-        }
-        int cb = (s->count >> bseat) & 1;
-        if (bseat == s->bestseat || cb == ((s->maxm >> bseat) & 1)) {
-            if (cb && s->won + 1 >= target) { st_quick++; *wr = 1ULL << bc; return 1; }
-            if (!cb && s->won + popc(s->hand[p]) - 1 < target) { st_quick++; *wr = 1ULL << bc; return 0; }
+         * every seat); it decides the test only when this trick is the one still needed or the
+         * one that must not be lost */
+        int hope = s->won + 1 >= target, last = s->won + popc(s->hand[p]) - 1 < target;
+        if (hope || last) {
+            int bc = s->best, bseat = s->bestseat;
+            for (int j = 0; j < 4 - s->tlen; j++) {
+                int q = (p + j) & 3;
+                u64 hq = s->hand[q], f = hq & SUITM[s->led];
+                int c;
+                if (f) c = hibit(f);
+                else if (hq & SUITM[0]) c = hibit(hq & SUITM[0]);
+                else continue;
+                if (beats(c, bc)) { bc = c; bseat = q; }
+            }
+            int cb = (s->count >> bseat) & 1;
+            if (bseat == s->bestseat || cb == ((s->maxm >> bseat) & 1)) {
+                if (cb && hope) { st_quick++; *wr = 1ULL << bc; return 1; }
+                if (!cb && last) { st_quick++; *wr = 1ULL << bc; return 0; }
+            }
         }
     } else {
         r = popc(s->hand[p]);
@@ -810,6 +814,12 @@ static int ab(St *s, int target, u64 *wr) {
             u64 spc = 0; /* the spades of the counted seats */
             for (int j = 0; j < 4; j++) if ((s->count >> j) & 1) spc |= s->hand[j];
             spc &= SUITM[0];
+            /* each trick a side is sure of here takes one of its spades: where neither side has
+             * enough spades to decide the test, nothing below can (the loops are skipped) */
+            if (popc(spc) < need && popc(sp & ~spc) <= r - need) {
+                rest = 0;
+                sp = 0;
+            }
             int gc = 0, gn = 0, lc = -1, ln = -1;
             while (rest) {
                 int top = hibit(rest);
