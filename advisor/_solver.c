@@ -545,7 +545,7 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
             reps &= reps - 1;
             int su = c / 13, rk = c % 13;
             int ot = otop[su];
-            u64 o = ot >= 0;
+            int o = ot >= 0;
             int top = c > ot;
             int ruffable = ruffs[su];
             int w;
