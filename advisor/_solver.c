@@ -588,15 +588,6 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
     } else {
         int bestgood = (G >> s->bestseat) & 1;
         int later = 3 - s->tlen;
-        /* can a later seat that p does not want to win beat the current best card? */
-        int bestsafe = 1;
-        for (int j = 1; j <= later; j++) {
-            int q = (p + j) & 3;
-            if ((G >> q) & 1) continue;
-            u64 hj = s->hand[q], f = hj & SUITM[s->led];
-            if (f) { if (s->best / 13 == s->led && hibit(f) > s->best) bestsafe = 0; }
-            else if (hj & SUITM[0]) { if (s->best / 13 != 0 || hibit(hj & SUITM[0]) > s->best) bestsafe = 0; }
-        }
         /* the later seats p does not want to win: their highest card of the led suit, and the
          * highest spade of those void in it (-1: none) */
         int hif = -1, hir = -1;
@@ -607,6 +598,10 @@ static void gen_moves(const St *s, Moves *mv, int ttcard) {
             if (f) { if (hibit(f) > hif) hif = hibit(f); }
             else if ((hj & SUITM[0]) && hibit(hj & SUITM[0]) > hir) hir = hibit(hj & SUITM[0]);
         }
+        /* can one of them beat the current best card? (a higher card of the led suit while the
+         * best is of it; a spade while the best is not one, or a higher spade) */
+        int bestsafe = !(s->best / 13 == s->led && hif > s->best) &&
+                       !(hir >= 0 && (s->best / 13 != 0 || hir > s->best));
         while (reps) {
             int c = lobit(reps);
             reps &= reps - 1;

@@ -161,12 +161,6 @@ def test_brute_force_covers_the_cases():
     assert len(seen) == 4 + 2 + 2 + 2 + 2
 
 
-def _hands(pbn: str) -> tuple[int, int, int, int]:
-    """The four hands of a PBN deal string starting with North ("N:S.H.D.C ...")."""
-    return tuple(sum(1 << (13 * su + RANKS.index(r)) for su, cs in enumerate(h.split(".")) for r in cs)
-                 for h in pbn[2:].split())
-
-
 # Five cards a hand, where a table entry may stand for positions whose hands differ below the
 # ranks that mattered. A run of equivalent cards is searched by one of its cards: with the lowest
 # card played, a higher card of its run that matters later must pin the played card's rank too,
@@ -243,6 +237,12 @@ def test_discarded_spade_breaks_spades():
 
 
 # ---------------------------------------------------------------- DDS
+
+def _hands(pbn: str) -> tuple[int, int, int, int]:
+    """The four hands of a PBN deal string starting with North ("N:S.H.D.C ...")."""
+    return tuple(sum(1 << (13 * su + RANKS.index(r)) for su, cs in enumerate(h.split(".")) for r in cs)
+                 for h in pbn[2:].split())
+
 
 def _pbn(hands) -> str:
     return "N:" + " ".join(
