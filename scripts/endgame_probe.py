@@ -7,7 +7,8 @@ judged on the true deal.
 
 Each position is a random deal with East dealing, so that North bids last (under ``piki`` the
 dealer bids first), both teams' scores drawn from ``--scores`` (default 250-490: near the end)
-and random bags. East and West bid as the rule-based bot, South as the engine; positions with a
+and random bags. East and West bid as the rule-based bot, South as the engine (on all its sampled
+deals, whatever the time); positions with a
 nil or blind nil among those bids are skipped. North's bid is then advised twice from North's
 view on the same sampled deals (:func:`advisor.advice.analyse_bid`), once with
 :data:`advisor.search.JOINT_END` off (the opponents' hand drawn from the usual spread of hand
@@ -20,6 +21,7 @@ the game). Double dummy is a proxy for the play: this screens the bid, it does n
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 from pathlib import Path
@@ -50,7 +52,9 @@ def position(seed: int, index: int, scores: tuple[int, int]) -> HandState | None
     points = (rng.randrange(lo, hi, 10), rng.randrange(lo, hi, 10))
     bags = (rng.randrange(8), rng.randrange(8))
     state = HandState(Rules(), Seat.E, hands, points, bags)
-    heuristic, engine = get_bot("heuristic"), get_bot("pimc", seed=index)
+    # South bids on all its sampled deals, not as many as a time budget allows, so that a
+    # position is the same on a loaded machine as on an idle one.
+    heuristic, engine = get_bot("heuristic"), get_bot("pimc", seed=index, time_budget=math.inf)
     for seat in (Seat.E, Seat.S, Seat.W):
         bot = engine if seat == Seat.S else heuristic
         state.bid(bot.act(seat_view(state, seat)))
