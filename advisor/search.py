@@ -303,8 +303,8 @@ def analyse_play(
 ) -> PlayAnalysis:
     """Value every legal card of the seat to act, from that seat's knowledge."""
     rng = rng or random.Random(0)
-    if min_samples is None:  # a tiny budget still looks at a couple of deals
-        min_samples = max(2, min(6, int(time_budget * 20)))
+    if min_samples is None:  # a tiny budget still looks at a couple of deals; no budget, all of them
+        min_samples = max(2, min(6, int(time_budget * 20))) if math.isfinite(time_budget) else max_samples
     seat = state._to_act
     legal = state.legal_cards()
     if legal is None:
@@ -321,8 +321,15 @@ def analyse_play(
         keys = list(range(len(deals)))
     done = 0
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search valued no card
-    finals = []  # per deal, per card: (our game score, theirs) after the hand
+    finals = []  # per deal, per card: our game score and theirs after the hand, the same had the
+    # pressed nils made, and the press bonus (see NIL_PRESS_BONUS)
     charge_bags = BAGS_AFTER_CONTRACT and bags_only_at_stake(state, team)
+
+    def value(mine, theirs) -> float:
+        if charge_bags:
+            return hand_value(state.rules, mine) - hand_value(state.rules, theirs)
+        return play_value(mine) - play_value(theirs)
+
     solved = solve_sampled(keys, deals,
                            lambda d, limit, fresh: _solve_for_play(state, d, nils, busted, limit, fresh),
                            start, time_budget, min_samples)
@@ -335,28 +342,39 @@ def analyse_play(
         for card, st in stats.items():
             ours = team_vals[card]
             ns_more = ours if team == 0 else (13 - len(state.plays) // 4) - ours
-            nil_more = {s: v[card] for s, v in nil_vals.items()}
+            forced = {s: v[card] for s, v in nil_vals.items()}
+            nil_more = {s: min(v, 1) for s, v in forced.items()}
             tricks = final_tricks(state, ns_more, nil_more)
             ns, ew = score_hand(state.rules, tuple(state.bids), tricks,
                                 state.points_before, state.bags_before)
             mine, theirs = (ns, ew) if team == 0 else (ew, ns)
             st.tricks += tricks[team] + tricks[team + 2]
-            if charge_bags:
-                st.points += hand_value(state.rules, mine) - hand_value(state.rules, theirs)
-            else:
-                st.points += play_value(mine) - play_value(theirs)
+            st.points += value(mine, theirs)
             st.our_points += mine.hand_points
-            finals[-1].append((mine.points, theirs.points))
+            final = (mine.points, theirs.points)
+            pressed = [s for s, v in forced.items() if v >= 2 and (s & 1) != team]
+            if pressed and NIL_PRESS_BONUS:
+                # the same deal had the pressed nils made: the bonus is a share of the difference
+                ns, ew = score_hand(state.rules, tuple(state.bids),
+                                    final_tricks(state, ns_more, {**nil_more, **{s: 0 for s in pressed}}),
+                                    state.points_before, state.bags_before)
+                mine_made, theirs_made = (ns, ew) if team == 0 else (ew, ns)
+                st.points += NIL_PRESS_BONUS * (value(mine, theirs) - value(mine_made, theirs_made))
+                finals[-1].append(final + (mine_made.points, theirs_made.points, NIL_PRESS_BONUS))
+            else:
+                finals[-1].append(final + final + (0.0,))
             for s, v in nil_more.items():
                 st.nil_ok[s] = st.nil_ok.get(s, 0.0) + (v == 0)
         done += 1
     table = win_table(state.rules)
     at_stake = False
     if finals:
-        scores = np.array(finals, float)  # deals x cards x (ours, theirs)
+        scores = np.array(finals, float)  # deals x cards x (ours, theirs, ours_made, theirs_made, bonus)
         at_stake = bool(table.game_over(scores[..., 0], scores[..., 1]).any())
-        for st, chance in zip(stats.values(), table.after_hand(scores[..., 0], scores[..., 1]).sum(0)):
-            st.win = float(chance)
+        chance = table.after_hand(scores[..., 0], scores[..., 1])
+        chance_made = table.after_hand(scores[..., 2], scores[..., 3])
+        for st, c in zip(stats.values(), (chance + scores[..., 4] * (chance - chance_made)).sum(0)):
+            st.win = float(c)
     slope = table.margin_slope(state.points_before[team], state.points_before[1 - team])
     for st in stats.values():
         st.samples = done
@@ -375,8 +393,10 @@ def analyse_play(
 
 def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted: dict,
                     limit: int | None, fresh: bool = False) -> tuple[dict, dict] | None:
-    """Per legal card: the acting team's tricks from here, and per live nil whether it is set
-    (``busted`` when not searched); None when the team search runs over ``limit``."""
+    """Per legal card: the acting team's tricks from here, and per live nil the tricks it is forced
+    to take, 0 or 1 (``busted`` when not searched), for an opponent's nil that some card busts 2
+    where the defence can force two (see NIL_PRESS_BONUS); None when the team search runs over
+    ``limit``."""
     seat = state._to_act
     team = seat & 1
     args = _solver_args(state, deal.remaining)
@@ -393,8 +413,30 @@ def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted
             continue
         v = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
                         cap=1, node_limit=sub_limit(limit), fresh=fresh, card_node_limit=NIL_CARD_NODES)
-        nil_vals[s] = {c: v.get(c, 0) for c in team_vals} if v else busted
+        if not v:
+            nil_vals[s] = busted
+            continue
+        nil_vals[s] = {c: v.get(c, 0) for c in team_vals}
+        if (s & 1) != team and NIL_PRESS_BONUS and any(nil_vals[s].values()):
+            # How hard the opponent's nil can be pressed: a card the second search does not
+            # reach keeps its one-trick verdict.
+            deeper = solve_moves(**args, count_seats=seat_mask(s), maximizer_seats=opponents_mask(s),
+                                 cap=2, node_limit=sub_limit(limit) // 2, fresh=fresh,
+                                 card_node_limit=NIL_CARD_NODES)
+            nil_vals[s].update((c, t) for c, t in deeper.items() if c in nil_vals[s])
     return team_vals, nil_vals
+
+
+# Double dummy is a poor judge of an opponent's nil: it calls it busted whenever the defence, seeing
+# every card, can force it a trick, and then usually gives every card that verdict. On the true
+# deals of the rule-based bot's nils against the engine's defence, a nil the defence could force
+# one trick on busted 44% of the time before six tricks were played (65% after), one it could force
+# two on 73% (86%), one it could force none 16% (5%) (scripts/nil_pressure.py). So where a card
+# leaves the defence two tricks to force on an opponent's nil, its bust counts 1 + NIL_PRESS_BONUS
+# times against the nil made: among cards that all bust it double dummy, the one that presses it
+# harder wins. Paired screen (nil_screen.py --defend, 251 deals): 13 nils made only with the bonus,
+# 27 only without (benchmarks/README.md, "Pressing an opponent's nil"). 0 turns it off.
+NIL_PRESS_BONUS = 0.3
 
 
 TIE_POINTS = 1.0  # cards this close in expected points are a tie (about a tenth of a trick)

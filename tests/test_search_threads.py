@@ -166,10 +166,12 @@ def test_a_nil_search_counts_the_cards_it_did_not_value_as_keeping_the_nil(monke
     busted = {c: 1 for c in legal}
     real = search.solve_moves
     answer = {}
+    caps = {}
 
     def spy(**kw):
         if kw["count_seats"] in (search.seat_mask(1), search.seat_mask(2)):
-            assert kw["card_node_limit"] == search.NIL_CARD_NODES and kw["cap"] == 1
+            assert kw["card_node_limit"] == search.NIL_CARD_NODES
+            caps.setdefault(kw["count_seats"], []).append(kw["cap"])
             return dict(answer)
         return real(**kw)
 
@@ -179,6 +181,10 @@ def test_a_nil_search_counts_the_cards_it_did_not_value_as_keeping_the_nil(monke
     team, nils = search._solve_for_play(view, one, [1, 2], busted, None)
     assert set(team) == set(legal)
     assert nils[1] == nils[2] == {c: 1 if c == legal[0] else 0 for c in legal}
+    # the partner's nil is searched for one trick; an opponent's that a card busts, again for how
+    # hard it can be pressed
+    ours = int(view.to_act) & 1
+    assert caps == {search.seat_mask(s): [1] if s & 1 == ours else [1, 2] for s in (1, 2)}
     answer.clear()
     _, nils = search._solve_for_play(view, one, [1, 2], busted, None)
     assert nils[1] == nils[2] == busted
