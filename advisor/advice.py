@@ -43,6 +43,20 @@ GAME_END_CHANCE = 0.005  # … and raises that chance by at least half a percent
 # A live nil's chance of surviving is quoted in the play advice where the cards differ by at
 # least this many percentage points.
 NIL_CHANCE_SHOWN = 5.0
+# A live nil's chance to make in real play, quoted by the play advice, from the share of the
+# sampled deals in which double dummy lets it make (which is 0% in most positions: the simulated
+# defenders see every card): a straight line from the chance at a share of 0 to the chance at 1,
+# for the team's own nil and an opponent's, before LATE_NIL_TRICKS tricks and after. Fitted on one
+# random trick start of each of 300 nils a side of the fifth 500-game run (the engine's own, the
+# rule-based bot defending; the rule-based bot's, the engine defending) by
+# ``scripts/nil_pressure.py --quoted``; on the ninth run's own nils the Brier score of the quoted
+# chance is 0.176 against 0.282 for the share itself (benchmarks/README.md, "Pressing an
+# opponent's nil").
+NIL_CHANCE_FIT = {
+    "ours": ((0.485, 0.806), (0.545, 0.970)),
+    "theirs": ((0.447, 0.604), (0.467, 0.967)),
+}
+LATE_NIL_TRICKS = 6
 
 
 def _rng(seed: int | None) -> random.Random:
@@ -248,7 +262,7 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
             if other is not None:
                 reasons.append(other)
     for s in analysis.nils:
-        reasons.append(nil_reason(seat, s, moves))
+        reasons.append(nil_reason(seat, s, moves, len(view.plays) // 4))
     _contract_reasons(view, seat, reasons)
     return {
         "seat": "NESW"[seat],
@@ -264,29 +278,48 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
     }
 
 
-def nil_reason(seat: int, nil_seat: int, moves: list[MoveStats]) -> tuple[str, dict]:
+def nil_chance(dd_made: float, ours: bool, tricks_played: int) -> float:
+    """A live nil's chance to make in real play, from the share of sampled deals in which double
+    dummy lets it make (``dd_made``), for the seat's own team's nil or an opponent's, after
+    ``tricks_played`` tricks (NIL_CHANCE_FIT).
+
+    >>> round(nil_chance(0.0, False, 2), 3), round(nil_chance(1.0, False, 2), 3)
+    (0.447, 0.604)
+    >>> nil_chance(0.5, True, 8) == (0.545 + 0.970) / 2
+    True
+    """
+    at_none, at_all = NIL_CHANCE_FIT["ours" if ours else "theirs"][tricks_played >= LATE_NIL_TRICKS]
+    return at_none + dd_made * (at_all - at_none)
+
+
+def nil_reason(seat: int, nil_seat: int, moves: list[MoveStats], tricks_played: int = 0) -> tuple[str, dict]:
     """What the play advice says about ``nil_seat``'s live nil; ``moves[0]`` is the recommended card.
 
-    The nil's chance is quoted where the choice of card moves it: the same after every card (often
-    0%, as the simulated defenders see every card) it says nothing about the card. Where another
-    card would serve the nil better (ours: keep it; the opponents': bust it), that card is named.
+    The nil's chance (:func:`nil_chance`) is quoted where the choice of card moves it: the same
+    after every card it says nothing about the card. Where another card would serve the nil
+    better (ours: keep it; the opponents': bust it), that card is named.
 
-    >>> a, b = MoveStats(Card(0), nil_ok={2: 0.0}), MoveStats(Card(1), nil_ok={2: 0.3})
+    >>> a, b = MoveStats(Card(0), nil_ok={2: 0.0}), MoveStats(Card(1), nil_ok={2: 0.5})
     >>> nil_reason(0, 2, [a, b])
-    ('cover_partner_nil_vs', {'seat': 'S', 'pct': 0.0, 'card': '2S', 'other': '3S', 'other_pct': 30.0})
+    ('cover_partner_nil_vs', {'seat': 'S', 'pct': 48.5, 'card': '2S', 'other': '3S', 'other_pct': 64.5})
     >>> nil_reason(0, 2, [b, a])[0]  # the best card is also the nil's best
     'cover_partner_nil'
-    >>> c, d = MoveStats(Card(0), nil_ok={1: 0.4}), MoveStats(Card(1), nil_ok={1: 0.1})
+    >>> c, d = MoveStats(Card(0), nil_ok={1: 0.6}), MoveStats(Card(1), nil_ok={1: 0.1})
     >>> nil_reason(0, 1, [c, d])[0], nil_reason(0, 1, [d, c])[0]  # E's nil: the lower, the better
     ('attack_nil_vs', 'attack_nil')
-    >>> nil_reason(0, 2, [a, MoveStats(Card(1), nil_ok={2: 0.02})])[0]
+    >>> nil_reason(0, 2, [a, MoveStats(Card(1), nil_ok={2: 0.1})])[0]  # 48.5% against 51.7%
     'cover_partner_nil_any'
     """
+    ours = (nil_seat & 1) == (seat & 1)
+
+    def chance(m: MoveStats) -> float:
+        return round(100 * nil_chance(m.nil_ok.get(nil_seat, 1.0), ours, tricks_played), 1)
+
     best = moves[0]
-    pct = 100 * best.nil_ok.get(nil_seat, 1.0)
+    pct = chance(best)
     key = "own_nil" if nil_seat == seat else "cover_partner_nil" if nil_seat == (seat + 2) & 3 else "attack_nil"
     params = {"seat": "NESW"[nil_seat], "pct": pct, "card": str(best.card)}
-    chances = [100 * m.nil_ok.get(nil_seat, 1.0) for m in moves]
+    chances = [chance(m) for m in moves]
     if max(chances) - min(chances) < NIL_CHANCE_SHOWN:
         return key + "_any", params
     i = chances.index((min if key == "attack_nil" else max)(chances))
