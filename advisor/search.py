@@ -271,7 +271,10 @@ class MoveStats:
     nil_ok: dict[int, float] = field(default_factory=dict)  # live nil seat → P(survives)
     samples: int = 0
     win: float = 0.0  # chance to win the game after this hand (advisor.gamevalue)
-    value: float = 0.0  # what the cards are ranked by: ``points``, or near the end ``win`` in points
+    value: float = 0.0  # what the cards are ranked by: ``points``, or near the end ``win`` in points,
+    # with the press bonus (NIL_PRESS_BONUS), which ranks the cards but is not part of the figures
+    press_points: float = 0.0
+    press_win: float = 0.0
 
 
 @dataclass
@@ -359,7 +362,7 @@ def analyse_play(
                                     final_tricks(state, ns_more, {**nil_more, **{s: 0 for s in pressed}}),
                                     state.points_before, state.bags_before)
                 mine_made, theirs_made = (ns, ew) if team == 0 else (ew, ns)
-                st.points += NIL_PRESS_BONUS * (value(mine, theirs) - value(mine_made, theirs_made))
+                st.press_points += NIL_PRESS_BONUS * (value(mine, theirs) - value(mine_made, theirs_made))
                 finals[-1].append(final + (mine_made.points, theirs_made.points, NIL_PRESS_BONUS))
             else:
                 finals[-1].append(final + final + (0.0,))
@@ -372,9 +375,9 @@ def analyse_play(
         scores = np.array(finals, float)  # deals x cards x (ours, theirs, ours_made, theirs_made, bonus)
         at_stake = bool(table.game_over(scores[..., 0], scores[..., 1]).any())
         chance = table.after_hand(scores[..., 0], scores[..., 1])
-        chance_made = table.after_hand(scores[..., 2], scores[..., 3])
-        for st, c in zip(stats.values(), (chance + scores[..., 4] * (chance - chance_made)).sum(0)):
-            st.win = float(c)
+        press = scores[..., 4] * (chance - table.after_hand(scores[..., 2], scores[..., 3]))
+        for st, c, p in zip(stats.values(), chance.sum(0), press.sum(0)):
+            st.win, st.press_win = float(c), float(p)
     slope = table.margin_slope(state.points_before[team], state.points_before[1 - team])
     for st in stats.values():
         st.samples = done
@@ -383,10 +386,12 @@ def analyse_play(
             st.points /= done
             st.our_points /= done
             st.win /= done
+            st.press_points /= done
+            st.press_win /= done
             st.nil_ok = {s: v / done for s, v in st.nil_ok.items()}
         # Near the end a point is worth what it does to the result: a card that makes sure of
         # the goal beats one that scores more on average (chance counted in points, see slope).
-        st.value = st.win / slope if at_stake else st.points
+        st.value = (st.win + st.press_win) / slope if at_stake else st.points + st.press_points
     moves = sorted(stats.values(), key=lambda m: (-m.value, -m.points, -m.tricks, m.card % 13))
     return PlayAnalysis(seat, moves, done, time.perf_counter() - start, nils, at_stake)
 
@@ -394,9 +399,9 @@ def analyse_play(
 def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted: dict,
                     limit: int | None, fresh: bool = False) -> tuple[dict, dict] | None:
     """Per legal card: the acting team's tricks from here, and per live nil the tricks it is forced
-    to take, 0 or 1 (``busted`` when not searched), for an opponent's nil that some card busts 2
-    where the defence can force two (see NIL_PRESS_BONUS); None when the team search runs over
-    ``limit``."""
+    to take: 0 or 1 (``busted`` when not searched), or 2 where the defence can force two on an
+    opponent's nil (searched where some card busts it; see NIL_PRESS_BONUS); None when the team
+    search runs over ``limit``."""
     seat = state._to_act
     team = seat & 1
     args = _solver_args(state, deal.remaining)
@@ -433,8 +438,8 @@ def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted
 # one trick on busted 44% of the time before six tricks were played (65% after), one it could force
 # two on 73% (86%), one it could force none 16% (5%) (scripts/nil_pressure.py). So where a card
 # leaves the defence two tricks to force on an opponent's nil, its bust counts 1 + NIL_PRESS_BONUS
-# times against the nil made: among cards that all bust it double dummy, the one that presses it
-# harder wins. Paired screen (nil_screen.py --defend, 251 deals): 13 nils made only with the bonus,
+# times against the nil made (in the ranking of the cards, not in their reported points or win
+# chance): among cards that all bust it double dummy, the one that presses it harder wins. Paired screen (nil_screen.py --defend, 251 deals): 13 nils made only with the bonus,
 # 27 only without (benchmarks/README.md, "Pressing an opponent's nil"). 0 turns it off.
 NIL_PRESS_BONUS = 0.3
 

@@ -54,12 +54,13 @@ def test_a_card_gains_where_it_leaves_the_defence_two_tricks_to_force(seed, card
             made[c] += one[c] == 0
             pressed[c] |= any(one.values()) and two[c] == 2
     for c, m in with_bonus.items():
-        # the nil's chance is double dummy's either way; the bonus only adds, where a deal is pressed
+        # the figures are double dummy's either way; the bonus only adds to the ranking's value,
+        # where a deal is pressed
         assert m.nil_ok[Seat.E] == without[c].nil_ok[Seat.E] == pytest.approx(made[c] / len(deals))
-        assert m.tricks == pytest.approx(without[c].tricks)
+        assert (m.tricks, m.points, m.win) == pytest.approx((without[c].tricks, without[c].points, without[c].win))
         if pressed[c]:
-            assert m.points > without[c].points + 1e-9
+            assert m.value > without[c].value + 1e-9
         else:
-            assert m.points == pytest.approx(without[c].points)
+            assert m.value == pytest.approx(without[c].value)
     assert any(pressed.values())  # these positions have cards that press the nil harder
     assert seed == 2 or not all(pressed.values())  # … and cards that do not
