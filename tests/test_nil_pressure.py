@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from advisor.match_cli import main as match_main
 
 from script_loader import load_script
@@ -10,11 +12,16 @@ from script_loader import load_script
 pressure = load_script("scripts/nil_pressure.py")
 
 
-def test_rows_follow_each_nil_until_it_takes_a_trick(tmp_path, capsys):
-    hands = tmp_path / "hands.jsonl"
+@pytest.fixture(scope="module")
+def hands(tmp_path_factory):
+    """The hands of two games of the rule-based bot against itself (it bids many nils)."""
+    path = tmp_path_factory.mktemp("nil-pressure") / "hands.jsonl"
     assert match_main(["--a", "heuristic", "--b", "heuristic", "--games", "2", "--seed", "3",
-                       "--jobs", "1", "--quiet", "--hands", str(hands)]) == 0
-    capsys.readouterr()
+                       "--jobs", "1", "--quiet", "--hands", str(path)]) == 0
+    return path
+
+
+def test_rows_follow_each_nil_until_it_takes_a_trick(hands, tmp_path, capsys):
     out = tmp_path / "rows.jsonl"
     assert pressure.main([str(hands), "--side", "B", "--nils", "4", "--out", str(out)]) == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
@@ -40,11 +47,7 @@ def test_rows_follow_each_nil_until_it_takes_a_trick(tmp_path, capsys):
     assert capsys.readouterr().out.strip().endswith(text.splitlines()[-1])
 
 
-def test_quoted_rows_and_their_fit(tmp_path, capsys):
-    hands = tmp_path / "hands.jsonl"
-    assert match_main(["--a", "heuristic", "--b", "heuristic", "--games", "2", "--seed", "3",
-                       "--jobs", "1", "--quiet", "--hands", str(hands)]) == 0
-    capsys.readouterr()
+def test_quoted_rows_and_their_fit(hands, tmp_path, capsys):
     out = tmp_path / "quoted.jsonl"
     assert pressure.main([str(hands), "--quoted", "2", "--out", str(out)]) == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
