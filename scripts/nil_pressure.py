@@ -21,26 +21,26 @@ line from that share to the chance to make: ``advisor.advice.NIL_CHANCE_FIT``.
 from __future__ import annotations
 
 import argparse
-import gzip
+import dataclasses
 import json
+import random
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-import random  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from advisor import search  # noqa: E402
-from advisor.advice import DEFAULT_PLAY_BUDGET  # noqa: E402
+from advisor.advice import DEFAULT_PLAY_BUDGET, LATE_NIL_TRICKS as LATE  # noqa: E402
 from advisor.bids import is_nil  # noqa: E402
 from advisor.cards import Seat  # noqa: E402
-from advisor.view import seat_view  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
 from advisor.search import _solver_args, opponents_mask, seat_mask  # noqa: E402
 from advisor.solver import solve  # noqa: E402
-
-LATE = 6  # tricks played from which a position counts as late in the hand
+from advisor.state import HandState  # noqa: E402
+from advisor.view import seat_view  # noqa: E402
+from set_anatomy import read_rows  # noqa: E402
 
 
 def last_copies(paths: list[Path]) -> list[dict]:
@@ -48,13 +48,21 @@ def last_copies(paths: list[Path]) -> list[dict]:
     when it goes on), finished hands only, in file order."""
     rows: dict = {}
     for path in paths:
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt") as f:
-            for line in f:
-                if line.strip():
-                    row = json.loads(line)
-                    rows[(str(path), row["deal_set"], row["game"], row["hand"])] = row
+        for row in read_rows(path):
+            rows[(str(path), row["deal_set"], row["game"], row["hand"])] = row
     return [r for r in rows.values() if len(r["record"]["plays"]) == 52]
+
+
+def trick_starts(record: dict) -> list[HandState]:
+    """The hand's state at the start of tricks 2 to 13 (after 1 to 12 tricks)."""
+    hand = HandRecord.from_json(record)
+    state = replay(dataclasses.replace(hand, plays=[]))
+    out = []
+    for i, card in enumerate(hand.plays[:48]):
+        state.play(card)
+        if (i + 1) % 4 == 0:
+            out.append(state.clone())
+    return out
 
 
 def nil_rows(row: dict, side: str, cap: int, node_limit: int, blind: bool = False):
@@ -62,14 +70,15 @@ def nil_rows(row: dict, side: str, cap: int, node_limit: int, blind: bool = Fals
     record = row["record"]
     a_team = 0 if row["a_team"] == "NS" else 1
     final = replay(HandRecord.from_json(record))
+    states = None
     for seat in range(4):
         bid = final.bids[seat]
         if bid is None or not is_nil(bid) or (bid != 0 and not blind):
             continue
         if ((seat & 1) == a_team) != (side == "A"):
             continue
-        for k in range(1, 13):
-            state = replay(HandRecord.from_json({**record, "plays": record["plays"][:4 * k]}))
+        states = states or trick_starts(record)
+        for k, state in enumerate(states, 1):
             if state.tricks[seat] > 0:
                 break
             forced = solve(**_solver_args(state, tuple(state.held)), count_seats=seat_mask(seat),
@@ -91,11 +100,11 @@ def quoted_rows(rows: list[dict], per_side: int, seed: int = 5):
         for row in rows:
             record = row["record"]
             final = replay(HandRecord.from_json(record))
+            states = None
             for nil_seat in range(4):
                 if final.bids[nil_seat] != 0:
                     continue
-                states = [replay(HandRecord.from_json({**record, "plays": record["plays"][:4 * k]}))
-                          for k in range(1, 13)]
+                states = states or trick_starts(record)
                 live = [st for st in states if st.tricks[nil_seat] == 0]
                 if not live:
                     continue
