@@ -375,7 +375,9 @@ def analyse_play(
         scores = np.array(finals, float)  # deals x cards x (ours, theirs, ours_made, theirs_made, bonus)
         at_stake = bool(table.game_over(scores[..., 0], scores[..., 1]).any())
         chance = table.after_hand(scores[..., 0], scores[..., 1])
-        press = scores[..., 4] * (chance - table.after_hand(scores[..., 2], scores[..., 3]))
+        press = np.zeros_like(chance)
+        if scores[..., 4].any():  # only with an opponent's nil pressed in some deal
+            press = scores[..., 4] * (chance - table.after_hand(scores[..., 2], scores[..., 3]))
         for st, c, p in zip(stats.values(), chance.sum(0), press.sum(0)):
             st.win, st.press_win = float(c), float(p)
     slope = table.margin_slope(state.points_before[team], state.points_before[1 - team])
