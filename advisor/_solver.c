@@ -726,6 +726,83 @@ static inline int run_low(int c, u64 legal, u64 all) {
     return run ? lobit(run) : c;
 }
 
+/* Tricks each side of the count is sure of from its spades, at a trick's start (`r` cards a
+ * hand, `need` more tricks wanted by the counted side), with the spades each bound rests on
+ * (its winning ranks); 0 and no cards where the spades cannot decide the test.  A seat whose
+ * i-th highest spade has h higher spades in other hands takes at least i - h tricks, whoever
+ * leads: each of its top i spades loses only to a higher spade in its trick, and each card is
+ * in one trick; the seats' tricks add up (a trick has one winner). */
+static inline void spade_bounds(const St *s, int r, int need, int *sure_c, u64 *why_c,
+                                int *sure_n, u64 *why_n) {
+    u64 sp = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]) & SUITM[0], rest = sp;
+    int bc = 0, bn = 0;
+    u64 wc = 0, wn = 0;
+    *sure_c = *sure_n = 0;
+    *why_c = *why_n = 0;
+    u64 spc = 0; /* the spades of the counted seats */
+    for (int j = 0; j < 4; j++) if ((s->count >> j) & 1) spc |= s->hand[j];
+    spc &= SUITM[0];
+    /* each trick a side is sure of here takes one of its spades: where neither side has
+     * enough spades to decide the test, nothing below can: none is counted */
+    if (popc(spc) < need && popc(sp & ~spc) <= r - need) return;
+    int gc = 0, gn = 0, lc = -1, ln = -1;
+    while (rest) {
+        int top = hibit(rest);
+        int j = 0;
+        while (!((s->hand[j] >> top) & 1)) j++;
+        u64 mine = s->hand[j] & SUITM[0], m = mine;
+        int cj = (s->count >> j) & 1;
+        u64 opp = cj ? sp & ~spc : spc; /* the spades of the seats on the other side of the count */
+        int i = 0, best = 0, low = -1, gbest = 0, glow = -1;
+        while (m) {
+            int c = hibit(m);
+            m ^= 1ULL << c;
+            i++;
+            u64 above = ~((2ULL << c) - 1);
+            int k = i - popc(sp & ~mine & above);
+            if (k > best) { best = k; low = c; }
+            /* a spade beaten in its trick only by a spade of a seat on the same side
+             * of the count still wins that trick for the side */
+            int g = i - popc(opp & above);
+            if (g > gbest) { gbest = g; glow = c; }
+        }
+        if (best) {
+            u64 w = sp & ~((1ULL << low) - 1);
+            if (cj) { bc += best; wc |= w; }
+            else { bn += best; wn |= w; }
+        }
+        if (cj) { if (gbest > gc) { gc = gbest; lc = glow; } }
+        else if (gbest > gn) { gn = gbest; ln = glow; }
+        rest &= ~mine;
+    }
+    /* the seats on one side of the count: each seat's i-th highest spade with h higher
+     * spades on the other side makes i - h tricks for its side (its top i spades are in
+     * i different tricks, each lost only to a higher spade of the other side) */
+    if (gc > bc) { bc = gc; wc = sp & ~((1ULL << lc) - 1); }
+    if (gn > bn) { bn = gn; wn = sp & ~((1ULL << ln) - 1); }
+    /* the top two spades split between partners, one of whom holds another spade: the
+     * pair can take two tricks (DDS's LaterTricks rule: the two can always be kept apart),
+     * a bound only where the pair's objective wants those tricks */
+    if (popc(sp) >= 2 && r >= 2) {
+        int t1 = hibit(sp), t2 = hibit(sp & ~(1ULL << t1)), j1 = 0, j2 = 0;
+        while (!((s->hand[j1] >> t1) & 1)) j1++;
+        while (!((s->hand[j2] >> t2) & 1)) j2++;
+        int c1 = (s->count >> j1) & 1;
+        /* the pair must want these tricks (it could also play the two together) */
+        if ((j1 ^ j2) == 2 && c1 == ((s->count >> j2) & 1) && c1 == ((s->maxm >> j1) & 1) &&
+            c1 == ((s->maxm >> j2) & 1) &&
+            (popc(s->hand[j1] & SUITM[0]) > 1 || popc(s->hand[j2] & SUITM[0]) > 1)) {
+            u64 w = (1ULL << t1) | (1ULL << t2);
+            if (c1) { if (bc < 2) { bc = 2; wc = w; } }
+            else if (bn < 2) { bn = 2; wn = w; }
+        }
+    }
+    *sure_c = bc;
+    *why_c = wc;
+    *sure_n = bn;
+    *why_n = wn;
+}
+
 /* 1 when the maximising side can make the counted tricks (s->won included) reach target.
  * *wr receives the cards whose ranks the result depends on (DDS's "winning ranks"). */
 static int ab(St *s, int target, u64 *wr) {
@@ -798,75 +875,10 @@ static int ab(St *s, int target, u64 *wr) {
             __builtin_prefetch(&bk[L]->tag[0]);
             __builtin_prefetch(&bk[L]->tag[32]);
         }
-        /* a seat whose i-th highest spade has h higher spades in other hands takes at least
-         * i - h tricks, whoever leads: each of its top i spades loses only to a higher spade in
-         * its trick, and each card is in one trick; the seats' tricks add up (a trick has one
-         * winner) */
         {
-            u64 sp = (s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3]) & SUITM[0], rest = sp;
-            int bc = 0, bn = 0;
-            u64 wc = 0, wn = 0;
-            u64 spc = 0; /* the spades of the counted seats */
-            for (int j = 0; j < 4; j++) if ((s->count >> j) & 1) spc |= s->hand[j];
-            spc &= SUITM[0];
-            /* each trick a side is sure of here takes one of its spades: where neither side has
-             * enough spades to decide the test, nothing below can (the loops are skipped) */
-            if (popc(spc) < need && popc(sp & ~spc) <= r - need) {
-                rest = 0;
-                sp = 0;
-            }
-            int gc = 0, gn = 0, lc = -1, ln = -1;
-            while (rest) {
-                int top = hibit(rest);
-                int j = 0;
-                while (!((s->hand[j] >> top) & 1)) j++;
-                u64 mine = s->hand[j] & SUITM[0], m = mine;
-                int cj = (s->count >> j) & 1;
-                u64 opp = cj ? sp & ~spc : spc; /* the spades of the seats on the other side of the count */
-                int i = 0, best = 0, low = -1, gbest = 0, glow = -1;
-                while (m) {
-                    int c = hibit(m);
-                    m ^= 1ULL << c;
-                    i++;
-                    u64 above = ~((2ULL << c) - 1);
-                    int k = i - popc(sp & ~mine & above);
-                    if (k > best) { best = k; low = c; }
-                    /* a spade beaten in its trick only by a spade of a seat on the same side
-                     * of the count still wins that trick for the side */
-                    int g = i - popc(opp & above);
-                    if (g > gbest) { gbest = g; glow = c; }
-                }
-                if (best) {
-                    u64 w = sp & ~((1ULL << low) - 1);
-                    if (cj) { bc += best; wc |= w; }
-                    else { bn += best; wn |= w; }
-                }
-                if (cj) { if (gbest > gc) { gc = gbest; lc = glow; } }
-                else if (gbest > gn) { gn = gbest; ln = glow; }
-                rest &= ~mine;
-            }
-            /* the seats on one side of the count: each seat's i-th highest spade with h higher
-             * spades on the other side makes i - h tricks for its side (its top i spades are in
-             * i different tricks, each lost only to a higher spade of the other side) */
-            if (gc > bc) { bc = gc; wc = sp & ~((1ULL << lc) - 1); }
-            if (gn > bn) { bn = gn; wn = sp & ~((1ULL << ln) - 1); }
-            /* the top two spades split between partners, one of whom holds another spade: the
-             * pair can take two tricks (DDS's LaterTricks rule: the two can always be kept apart),
-             * a bound only where the pair's objective wants those tricks */
-            if (popc(sp) >= 2 && r >= 2) {
-                int t1 = hibit(sp), t2 = hibit(sp & ~(1ULL << t1)), j1 = 0, j2 = 0;
-                while (!((s->hand[j1] >> t1) & 1)) j1++;
-                while (!((s->hand[j2] >> t2) & 1)) j2++;
-                int c1 = (s->count >> j1) & 1;
-                /* the pair must want these tricks (it could also play the two together) */
-                if ((j1 ^ j2) == 2 && c1 == ((s->count >> j2) & 1) && c1 == ((s->maxm >> j1) & 1) &&
-                    c1 == ((s->maxm >> j2) & 1) &&
-                    (popc(s->hand[j1] & SUITM[0]) > 1 || popc(s->hand[j2] & SUITM[0]) > 1)) {
-                    u64 w = (1ULL << t1) | (1ULL << t2);
-                    if (c1) { if (bc < 2) { bc = 2; wc = w; } }
-                    else if (bn < 2) { bn = 2; wn = w; }
-                }
-            }
+            int bc, bn;
+            u64 wc, wn;
+            spade_bounds(s, r, need, &bc, &wc, &bn, &wn);
             if (bc >= need) { st_quick++; *wr = wc; return 1; }
             if (r - bn < need) { st_quick++; *wr = wn; return 0; }
         }
