@@ -8,11 +8,11 @@ import statistics
 
 import pytest
 
-from advisor.cards import Seat, cards_to_mask
+from advisor.cards import Seat, cards_to_mask, mask_to_cards
 from advisor.handeval import estimate_tricks
 from advisor.inference import (
-    PLAY_MISMATCH, NoConsistentDeal, draw_deals, play_evidence, play_likelihood, systematic,
-    weighted_deals,
+    PLAY_MISMATCH, NoConsistentDeal, draw_deals, duck_likelihood, nil_ducks, play_evidence,
+    play_likelihood, systematic, weighted_deals,
 )
 from advisor.rules import Rules
 from advisor.search import bid_samples
@@ -234,3 +234,91 @@ def test_sampled_deals_place_more_hidden_cards_right_after_rule_based_play(monke
                 (d.remaining[s] & full.held[s]).bit_count() / full.held[s].bit_count()
                 for d in deals for s in range(4) if s != observer)
     assert right[True] > right[False] + 0.4  # summed over 12 positions: 0.73 more when written
+
+
+def _nil_hand(seed: int, plays: int, nil_seat: Seat = Seat.E):
+    """A hand played by the rule-based bot at every seat, ``nil_seat`` bidding nil whatever its
+    cards, stopped after ``plays`` cards (or when the nil busts, whichever comes first)."""
+    from advisor.bots import get_bot
+
+    rng = random.Random(seed)
+    full = HandState(Rules(), Seat(rng.randrange(4)), deal(rng))
+    views = {s: seat_view(full, s) for s in Seat}
+    bot = get_bot("heuristic")
+    while full.phase.name == "BIDDING" or (len(full.plays) < plays and not full.tricks[nil_seat]):
+        action = 0 if full.phase.name == "BIDDING" and full.to_act == nil_seat \
+            else bot.act(views[full.to_act].clone())
+        full.apply(action)
+        for v in views.values():
+            v.apply(action)
+    return full, views
+
+
+def _ducks(plays, observer=Seat.S, bids=None):
+    from advisor.record import HandRecord, replay
+
+    rec = HandRecord.from_json({"format": "piki-hand/1", "dealer": "N", "plays": plays,
+                                "bids": bids or {"N": 3, "E": 0, "S": 4, "W": 3}})
+    return [(Seat(s).name, [str(c) for c in mask_to_cards(m)])
+            for s, m in nil_ducks(replay(rec), int(observer))]
+
+
+def test_nil_ducks_name_the_cards_between_the_duck_and_the_top_card():
+    assert _ducks(["JH", "7H"]) == [("E", ["8H", "9H", "TH"])]
+    assert _ducks(["JH", "TH"]) == []  # nothing between the ten and the jack
+    assert _ducks(["JH", "QH"]) == []  # over the top: a bust, not a duck
+    assert _ducks(["JH", "7H"], observer=Seat.W) == []  # the partner's nil, not an opponent's
+    assert _ducks(["JH", "7H"], bids={"N": 3, "E": 3, "S": 4, "W": 3}) == []  # no nil
+    # the second trick: the nil won the first, so its ducks tell nothing more
+    assert _ducks(["2D", "AD", "3D", "4D", "5H", "3H"]) == []
+    # a discard (void in the suit led) is not a duck
+    assert _ducks(["JH", "7D"]) == []
+
+
+def test_a_ruffed_trick_means_the_nil_bidder_held_no_higher_card_of_the_suit():
+    # W bids nil; N leads a club, E ruffs, S follows with the nine, W follows with the seven:
+    # under the spade any club stays under, so W would have shed a higher one (not the nine: gone)
+    got = _ducks(["5C", "2S", "9C", "7C"], observer=Seat.N, bids={"N": 3, "E": 3, "S": 4, "W": 0})
+    assert got == [("W", ["8C", "TC", "JC", "QC", "KC", "AC"])]
+    # the nil's first duck stays on record after more tricks, and a later one is added
+    got = _ducks(["5C", "2S", "9C", "7C", "4H", "AH", "JH", "6H"], observer=Seat.N,
+                 bids={"N": 3, "E": 3, "S": 4, "W": 0})
+    assert got == [("W", ["8C", "TC", "JC", "QC", "KC", "AC"]), ("W", ["QH", "KH"])]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_rule_based_nil_bidder_never_contradicts_its_ducks(seed):
+    full, views = _nil_hand(seed, 28)
+    observer = int(Seat.S)
+    ducks = nil_ducks(views[Seat.S], observer)
+    assert all(seat == int(Seat.E) for seat, _ in ducks)
+    assert duck_likelihood(ducks, tuple(full.known)) == 1.0  # it sheds the highest card under
+
+
+def test_sampled_deals_follow_the_nil_bidders_ducks(monkeypatch):
+    import advisor.inference as inference
+
+    assert inference.NIL_DUCK_MISMATCH == 1.0  # off as shipped: the weights ignore the ducks
+    shipped = 0.2
+    checked = 0
+    totals = {1.0: 0.0, shipped: 0.0}
+    for seed in range(20):
+        full, views = _nil_hand(seed, 20)
+        observer = int(Seat.S)
+        ducks = nil_ducks(views[Seat.S], observer)
+        forbidden = 0
+        for seat, cards in ducks:
+            forbidden |= cards & ~full.played & ~full.held[observer]
+        if not forbidden:
+            continue
+        checked += 1
+        share = {}
+        for factor in (1.0, shipped):
+            monkeypatch.setattr(inference, "NIL_DUCK_MISMATCH", factor)
+            deals, _ = draw_deals(views[Seat.S], observer, 64, random.Random(seed))
+            share[factor] = statistics.fmean(bool(d.remaining[Seat.E] & forbidden) for d in deals)
+        assert share[shipped] <= share[1.0]
+        for factor in share:
+            totals[factor] += share[factor]
+    assert checked >= 3
+    assert totals[shipped] < 0.7 * totals[1.0]  # 0.50 when written
