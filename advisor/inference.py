@@ -15,7 +15,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from .bids import BLIND_NIL
+from .bids import BLIND_NIL, is_nil
 from .bots.heuristic_play import choose_card_for
 from .bots.knowledge import Knowledge
 from .cards import FULL_DECK, mask_to_cards
@@ -47,7 +47,7 @@ MIN_PLAY_WEIGHT = 1e-3  # below this a deal's further plays are not checked (it 
 # played and the card on top (above it at all, once the trick is ruffed). A deal that gives an
 # opponent's live nil such a card can be made this much less likely for each duck it contradicts.
 # Off (1.0): at 0.2 the sampled deals gave the nil such a card about half as often, but the
-# engine's defence set no more nils (294 paired deals, 176 made either way; benchmarks/README.md,
+# engine's defence set no more nils (300 paired deals, 181 made either way; benchmarks/README.md,
 # "The nil bidder's ducks").
 NIL_DUCK_MISMATCH = 1.0
 
@@ -118,30 +118,21 @@ def nil_ducks(state: HandState, observer: int) -> list[tuple[int, int]]:
     """
     if state._bid_count < 4:
         return []
-    nils = {s for s in range(4) if (s - observer) & 1 and state.bids[s] in (0, BLIND_NIL)}
-    if not nils:
-        return []
+    nils = {s for s in range(4) if (s - observer) & 1 and is_nil(state.bids[s])}
     out = []
-    taken = [0, 0, 0, 0]
     played = 0
-    trick: list[tuple[int, int]] = []
-    for seat, card in zip(state.play_seats, state.plays):
-        if trick and seat in nils and not taken[seat]:
-            led = trick[0][1] // 13
-            best = max((c for _, c in trick if c // 13 == led or c // 13 == 0),
-                       key=lambda c: (c // 13 == 0, c))
-            if card // 13 == led and card < best or card // 13 == led != 0 and best // 13 == 0:
-                top = best if best // 13 == led else (led + 1) * 13
-                between = ((1 << top) - 1) & ~((1 << (card + 1)) - 1) & ~played
+    for i, (seat, card) in enumerate(zip(state.play_seats, state.plays)):
+        start = i - i % 4
+        if i > start and seat in nils and seat not in state.trick_winners[:i // 4]:
+            led = state.plays[start] // 13
+            top = max(state.plays[start:i], key=lambda c: (c // 13 == 0, c // 13 == led, c))
+            if card // 13 == led and (card < top or top // 13 != led):
+                # under the top card of the suit, or under a ruff: anything of the suit
+                end = top if top // 13 == led else (led + 1) * 13
+                between = ((1 << end) - 1) & ~((2 << card) - 1) & ~played
                 if between:
                     out.append((seat, between))
-        trick.append((seat, card))
         played |= 1 << card
-        if len(trick) == 4:
-            led = trick[0][1] // 13
-            winner = max(trick, key=lambda sc: (sc[1] // 13 == 0, sc[1] // 13 == led, sc[1]))[0]
-            taken[winner] += 1
-            trick = []
     return out
 
 
