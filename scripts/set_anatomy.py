@@ -9,7 +9,10 @@ Each contract a side bid is put in one of three kinds:
   says little about the contract.
 
 and counted by the situation it was bid in: the score (the side's lead before the hand), whether
-the opponents were near the goal, and whether the team's seats bid first and third or second and last.
+the opponents were near the goal, whether the team's seats bid first and third or second and last,
+and whether an opponent bid nil (before the team's last bid, or after it): beside an opponent's
+nil the team spends tricks on busting it, which double dummy (both teams playing for tricks)
+does not, so the bid error is told apart there.
 
     python scripts/set_anatomy.py HANDS.jsonl [--side A|B]
 """
@@ -26,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from advisor.bids import is_nil  # noqa: E402
 from advisor.cards import Team  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
 
@@ -50,6 +54,7 @@ def contracts(rows, side: str):
             dd = 13 - dd
         own, opp = record.score_before[team], record.score_before[1 - team]
         yield {
+            "opponent_nil": opponent_nil(state, team),
             "made": bool(score.made),
             "contract": score.contract,
             "tricks": score.counted_tricks,
@@ -64,6 +69,17 @@ def contracts(rows, side: str):
             "record": record,
             "replayed": state,
         }
+
+
+def opponent_nil(state, team: Team) -> str:
+    """``"none"``, or when an opponent bid nil: ``"before"`` (the team's last bid knew it) or
+    ``"after"``."""
+    order = [(int(state.first) + i) & 3 for i in range(4)]
+    nils = [order.index(s) for s in range(4) if (s & 1) != int(team) and is_nil(state.bids[s])]
+    if not nils:
+        return "none"
+    last = max(order.index(s) for s in range(4) if (s & 1) == int(team))
+    return "before" if min(nils) < last else "after"
 
 
 def kind(c: dict) -> str:
@@ -122,6 +138,16 @@ def report(rows: list[dict], side: str) -> str:
             group = [c for c in plain if c["contract"] - c["dd"] == d]
             sets = sum(not c["made"] for c in group)
             lines.append(f"  {d:+d}: set {sets} of {len(group)}")
+        lines.append(f"{'opponent nil':<24}{'contracts':>10}{'rate':>7}{'|error|':>9}"
+                     f"{'contract-DD':>13}{'taken-DD':>10}")
+        for name in ("none", "before", "after"):
+            group = [c for c in plain if c["opponent_nil"] == name]
+            if group:
+                n = len(group)
+                lines.append(f"{name:<24}{n:>10}{sum(not c['made'] for c in group) / n:>7.3f}"
+                             f"{sum(abs(c['contract'] - c['dd']) for c in group) / n:>9.3f}"
+                             f"{sum(c['contract'] - c['dd'] for c in group) / n:>+13.2f}"
+                             f"{sum(c['tricks'] - c['dd'] for c in group) / n:>+10.2f}")
     return "\n".join(lines)
 
 

@@ -38,3 +38,22 @@ def test_sets_add_up_to_the_match_figures(tmp_path, capsys):
     assert set_anatomy.main([str(hands), "--side", "A"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("side A: ") and "contract - DD" in out
+    assert "opponent nil" in out and "\nnone " in out
+
+
+def test_an_opponents_nil_is_placed_before_or_after_the_teams_last_bid():
+    from advisor.cards import Seat, Team
+    from advisor.rules import Rules
+    from advisor.state import HandState
+
+    def label(bids, team):
+        state = HandState(Rules(), Seat.N, None)  # N bids first under piki
+        for b in bids:
+            state.bid(b)
+        return set_anatomy.opponent_nil(state, team)
+
+    assert label([3, 0, 4, 3], Team.NS) == "before"  # E's nil came before S's bid
+    assert label([3, 0, 4, 3], Team.EW) == "none"  # E's own nil is not an opponent's
+    assert label([3, 3, 4, 0], Team.NS) == "after"  # W bid nil after S, the team's last bid
+    assert label([0, 3, 4, 3], Team.EW) == "before"
+    assert label([3, 3, 4, 3], Team.NS) == "none"
