@@ -9,17 +9,18 @@
 Each deal is random (a random dealer and start score) among those where North's hand is fit for
 nil by the trick-counting rules (``can_bid_nil``). North bids nil whatever its advice; South
 bids and both play with the ``pimc`` bot of the engine on the path; East and West are the
-heuristic bot. One JSON line a deal: whether the nil made, the hand points of both teams, and
-the engine's fingerprint. Run it from two checkouts (worktrees) on the same seed to compare
+heuristic bot (``--opponents NAME``: another bot of the registry, e.g. ``counter``). One JSON
+line a deal: whether the nil made, the hand points of both teams, and the engine's fingerprint.
+Run it from two checkouts (worktrees) on the same seed to compare
 their nil play and cover on the same deals (the bidding of South may differ with the engine).
 
 With ``--north no-nil`` North bids what the engine advises with the nil ruled out, and
 ``--choice`` pairs such a file with a nil file of the same seed: what the nil gained or lost
 against the other bid, by the chance the advice gave the nil (``nil_p``, kept in both files).
 
-With ``--defend`` the deal is turned a seat on: East (the heuristic bot) holds the hand fit for
-nil and bids nil, North and South (the engine) defend; ``made`` is East's nil. ``--compare``
-pairs two such files the same way.
+With ``--defend`` the deal is turned a seat on: East (the heuristic or ``--opponents`` bot)
+holds the hand fit for nil and bids nil, North and South (the engine) defend; ``made`` is East's
+nil. ``--compare`` pairs two such files the same way.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from advisor import advice  # noqa: E402
 from advisor.advice import analyse_bid  # noqa: E402
 from advisor.bids import NIL  # noqa: E402
-from advisor.bots import get_bot  # noqa: E402
+from advisor.bots import BotUnavailable, get_bot  # noqa: E402
 from advisor.bots.heuristic_bid import can_bid_nil  # noqa: E402
 from advisor.cards import Seat, cards_to_mask  # noqa: E402
 from advisor.match import wilson  # noqa: E402
@@ -79,13 +80,13 @@ def north_bid(view, nil: bool, seen: dict) -> int:
     return max(tricks, key=lambda c: c["expected_points"])["bid"]
 
 
-def defend(seed: int, index: int, pimc, heuristic) -> dict:
+def defend(seed: int, index: int, pimc, others) -> dict:
     """The same deal turned a seat on: East (the rule-based bot) holds the hand fit for nil and
     bids it; North and South (the engine) defend against it."""
     dealer, hands, points, bags = nil_deal(seed, index)
     turned = {Seat((s + 1) & 3): cards for s, cards in hands.items()}
     state = play_out(seed, index, (Seat((dealer + 1) & 3), turned, points[::-1], bags[::-1]),
-                     pimc, heuristic, forced={Seat.E: NIL})
+                     pimc, others, forced={Seat.E: NIL})
     ns, ew = state.score()
     nils = [n for n in ew.nils if n.seat == Seat.E]
     return {"deal": index, "made": bool(nils[0].made), "bids": list(state.bids),
@@ -94,9 +95,9 @@ def defend(seed: int, index: int, pimc, heuristic) -> dict:
             "engine": engine_fingerprint()}
 
 
-def play(seed: int, index: int, pimc, heuristic, nil: bool = True) -> dict:
+def play(seed: int, index: int, pimc, others, nil: bool = True) -> dict:
     seen: dict = {}
-    state = play_out(seed, index, nil_deal(seed, index), pimc, heuristic,
+    state = play_out(seed, index, nil_deal(seed, index), pimc, others,
                      forced={Seat.N: lambda view: north_bid(view, nil, seen)})
     ns, ew = state.score()
     nils = [n for n in ns.nils if n.seat == Seat.N]
@@ -157,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="North bids nil (default), or the advice's bid with the nil ruled out")
     ap.add_argument("--defend", action="store_true",
                     help="East (the rule-based bot) bids the nil, North and South defend")
+    ap.add_argument("--opponents", default="heuristic",
+                    help="the bot at East and West (a registry name; default heuristic)")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"))
     ap.add_argument("--choice", type=Path, nargs=2, metavar=("NIL", "NO_NIL"))
     args = ap.parse_args(argv)
@@ -168,14 +171,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.out is None:
         ap.error("--out FILE is needed to play (or --compare A B)")
-    pimc, heuristic = get_bot("pimc"), get_bot("heuristic")
+    try:
+        pimc, others = get_bot("pimc"), get_bot(args.opponents)
+    except BotUnavailable as e:
+        ap.error(str(e))
     nil = args.north == "nil" or args.defend
     if args.defend:
         def make_row(index):
-            return defend(args.seed, index, pimc, heuristic)
+            return defend(args.seed, index, pimc, others)
     else:
         def make_row(index):
-            return play(args.seed, index, pimc, heuristic, nil)
+            return play(args.seed, index, pimc, others, nil)
     done = append_rows(args.out, range(args.deals), make_row,
                        report=lambda rows, i: f"deal {i}: bids {rows[i]['bids']}"
                                               + (f"; {summary(rows)}" if nil else ""))

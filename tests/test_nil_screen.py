@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from advisor.bots import get_bot
 from advisor.bots.heuristic_bid import can_bid_nil
 from advisor.cards import Seat, cards_to_mask
@@ -75,3 +77,17 @@ def test_the_defence_screen_turns_the_nil_hand_to_east():
     ns, ew = state.score()
     assert (row["ns_points"], row["ew_points"]) == (ns.hand_points, ew.hand_points)
     assert ew.points - ew.hand_points == points[0]  # East-West carry North-South's score
+
+
+def test_the_screens_take_another_bot_at_east_and_west(tmp_path, capsys):
+    heuristic, counter = get_bot("heuristic"), get_bot("counter")
+    row = nil_screen.defend(7, 1, heuristic, counter)
+    assert row["bids"][Seat.E] == 0
+    dealer, hands, points, bags = nil_screen.nil_deal(7, 1)
+    turned = {Seat((s + 1) & 3): c for s, c in hands.items()}
+    state = nil_screen.play_out(7, 1, (Seat((dealer + 1) & 3), turned, points[::-1], bags[::-1]),
+                                heuristic, counter, forced={Seat.E: 0})
+    assert row["made"] == (state.tricks[Seat.E] == 0) and row["bids"] == list(state.bids)
+    with pytest.raises(SystemExit) as exc:
+        nil_screen.main(["--opponents", "nobody", "--out", str(tmp_path / "x.jsonl")])
+    assert exc.value.code == 2 and "unknown bot 'nobody'" in capsys.readouterr().err
