@@ -74,7 +74,7 @@ def contracts(rows, side: str):
 def opponent_nil(state, team: Team) -> str:
     """``"none"``, or when an opponent bid nil: ``"before"`` (the team's last bid knew it) or
     ``"after"``."""
-    order = [(int(state.first) + i) & 3 for i in range(4)]
+    order = [int(state.first.next(i)) for i in range(4)]
     nils = [order.index(s) for s in range(4) if (s & 1) != int(team) and is_nil(state.bids[s])]
     if not nils:
         return "none"
