@@ -103,6 +103,7 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
     budget = DEFAULT_BID_BUDGET if time_budget is None else time_budget
     rng = _rng(seed)
     looked = state.complete[seat]
+    known = state.held[seat].bit_count()  # a hand only partly known: the rest is sampled
     reasons: list[tuple[str, dict]] = []
     rows: list[dict[str, Any]] = []
     blind_p = None
@@ -121,7 +122,7 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
                          "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))
         rows.append({"bid": "blind_nil", "expected_points": round(verdict.expected_points, 1),
                      "win_chance": round(verdict.win_blind, 4)})
-    model = bid_samples(state, time_budget=budget, rng=rng, hide_hand=not looked)
+    model = bid_samples(state, time_budget=budget, rng=rng, hide_hand=known == 0)
     rows += _bid_table(state, model)
     rows.sort(key=lambda r: -r["expected_points"])
     # A nil is advised only when it makes often enough: its expected points hide a swing of
@@ -175,6 +176,9 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
                            else ("bid_make_estimated", {"pct": pct}))
         if looked and recommend != 0:
             reasons.append(("hand_count", {"tricks": estimate_tricks(state.held[seat])}))
+        if not looked:
+            reasons.append(("hand_partial", {"known": known, "missing": 13 - known}) if known
+                           else ("hand_unseen", {}))
         if game_reason is not None:
             reasons.append(game_reason)
             if search.JOINT_END and opponents_contract_known(state):
@@ -203,6 +207,7 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         "samples": len(model.solved),
         "deals_estimated": len(model.means),
         "looked_at_hand": looked,
+        "hand_cards_known": known,
         "explanation": join(lang, reasons),
     }
 
@@ -224,7 +229,12 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
     seat = state._to_act
     view = own_view(state)
     if not view.complete[seat]:
-        raise ValueError(f"{'NESW'[seat]}'s hand is not known: list its cards in 'hands'")
+        held = view.held[seat].bit_count()
+        if held == 0:
+            raise ValueError(f"{'NESW'[seat]}'s hand is not known: list its cards in 'hands'")
+        left = 13 - sum(1 for s in view.play_seats if s == seat)
+        raise ValueError(f"only {held} of the {left} cards {'NESW'[seat]} still holds are known: list all"
+                         " its cards in 'hands' (a card cannot be advised while one it may hold is missing)")
     budget = DEFAULT_PLAY_BUDGET if time_budget is None else time_budget
     analysis = analyse_play(view, time_budget=budget, rng=_rng(seed))
     best = best_move(view, analysis)

@@ -183,11 +183,16 @@ def nil_play_prior(hand: int) -> float:
     return _logistic(NIL_PLAY_WEIGHTS, hand)
 
 
-def nil_probability(hand: int, made: int, solved: int) -> float:
+def nil_probability(hand: int | list[int], made: int, solved: int) -> float:
     """Real-play probability that a nil makes, given ``made`` of ``solved`` sampled deals made it
     double-dummy: the hand's real-play prior, moved by how this position's double-dummy verdicts
-    differ from what the hand alone predicts (they see the bids, the partner, the shown voids)."""
-    dd_prior = nil_prior(hand)
+    differ from what the hand alone predicts (they see the bids, the partner, the shown voids).
+
+    ``hand`` may be a list of 13-card hands: the sampled completions of a hand only partly known,
+    whose priors are averaged."""
+    hands = hand if isinstance(hand, list) else [hand]
+    dd_prior = sum(map(nil_prior, hands)) / len(hands)
+    play_prior = sum(map(nil_play_prior, hands)) / len(hands)
     p_dd = (made + PRIOR_WEIGHT * dd_prior) / (solved + PRIOR_WEIGHT)
-    z = _logit(nil_play_prior(hand)) + NIL_DD_WEIGHT * (_logit(p_dd) - _logit(dd_prior))
+    z = _logit(play_prior) + NIL_DD_WEIGHT * (_logit(p_dd) - _logit(dd_prior))
     return 1.0 / (1.0 + math.exp(-z))

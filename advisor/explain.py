@@ -93,6 +93,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand_count": "Counting your hand alone (aces, guarded kings, spades, short suits to ruff) gives"
                       " about {tricks:.1f} tricks.",
         "bid_partner_unknown": "Partner has not bid yet; their bid is estimated from each simulated hand.",
+        "hand_partial": "Your hand is only partly known ({known} of 13 cards): the missing cards ({missing})"
+                        " are drawn from the unseen cards in each simulated deal. Add them (or re-shoot the"
+                        " photo) for a surer answer.",
+        "hand_unseen": "Your hand is not in the record: this is the bid for a hand not looked at yet (any"
+                       " 13 cards), from the bids and the score alone.",
         "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
         "nil_best": "Your hand is weak enough for nil: it makes {pct:.0f}% of the time.",
         "partner_nil": "Partner bid nil, so your bid must carry the team: don't bid nil too.",
@@ -206,6 +211,11 @@ TEXTS: dict[str, dict[str, str]] = {
                       " daje ok. {tricks:.1f} lew.",
         "bid_partner_unknown": "Partner jeszcze nie licytował; jego odzywka jest szacowana z każdej"
                                " symulowanej ręki.",
+        "hand_partial": "Twoja ręka jest znana tylko częściowo ({known} z 13 kart): brakujące karty"
+                        " ({missing}) losuje się z niewidzianych kart w każdym symulowanym rozdaniu. Dopisz"
+                        " je (albo zrób zdjęcie jeszcze raz), a odpowiedź będzie pewniejsza.",
+        "hand_unseen": "Twojej ręki nie ma w zapisie: to odzywka dla ręki jeszcze nieoglądanej (dowolne"
+                       " 13 kart), tylko na podstawie odzywek i wyniku.",
         "nil_chance": "Nil udałby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",
         "nil_best": "Twoja ręka jest dość słaba na nil: udaje się w {pct:.0f}% przypadków.",
         "partner_nil": "Partner zgłosił nil, więc twoja odzywka musi nieść parę: nie licytuj też nil.",

@@ -129,6 +129,40 @@ def test_blind_nil_only_when_trailing_enough():
     assert any(c["bid"] == "blind_nil" for c in a["candidates"])
 
 
+def test_bid_advice_uses_a_hand_only_partly_known():
+    # A scan that missed one card: the twelve found still decide the bid (the thirteenth is drawn
+    # from the unseen cards), where before the whole hand was treated as not looked at.
+    strong = "AS KS QS JS TS 9S AH AD AC KH KD KC".split()
+    weak = "2S 3H 4H 5H 2D 3D 4D 2C 3C 4C 5C 6C".split()
+
+    def advice(hand, lang="en"):
+        rec = HandRecord.from_json({"dealer": "N", "hands": {"N": hand} if hand else {}, "bids": {},
+                                    "plays": []})
+        return bid_json(rec, time_budget=0.3, seed=3, lang=lang)
+
+    unseen, big, small = advice([]), advice(strong), advice(weak)
+    assert (unseen["hand_cards_known"], big["hand_cards_known"]) == (0, 12)
+    assert not big["looked_at_hand"] and not unseen["looked_at_hand"]
+    assert int(big["bid"]) >= 8 > int(unseen["bid"]), (big["bid"], unseen["bid"])
+    assert big["expected_team_tricks"] >= unseen["expected_team_tricks"] + 3
+    assert small["nil_probability"] >= 0.5 > unseen["nil_probability"], (small, unseen)
+    assert "only partly known (12 of 13 cards)" in big["explanation"]
+    assert "missing cards (1)" in big["explanation"]
+    assert "not in the record" in unseen["explanation"] and "partly" not in unseen["explanation"]
+    assert "12 z 13 kart" in advice(strong, "pl")["explanation"]
+
+
+def test_play_advice_names_a_hand_only_partly_known():
+    cards = "AS KS QS JS TS 9S AH AD AC KH KD KC".split()
+    rec = HandRecord.from_json({"dealer": "N", "hands": {"N": cards}, "bids": {"N": 3, "E": 4, "S": 2, "W": 3},
+                                "plays": []})
+    with pytest.raises(ValueError, match="only 12 of the 13 cards N still holds are known"):
+        play_json(rec, time_budget=0.2)
+    with pytest.raises(ValueError, match="N's hand is not known"):
+        play_json(HandRecord.from_json({"dealer": "N", "bids": {"N": 3, "E": 4, "S": 2, "W": 3}, "plays": []}),
+                  time_budget=0.2)
+
+
 def test_blind_nil_advised_only_when_the_game_needs_the_gamble():
     def advice(ns, ew):
         rec = HandRecord.from_json({"dealer": "N", "score_before": {"NS": ns, "EW": ew}, "bids": {}, "plays": []})
