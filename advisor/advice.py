@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from typing import Any
@@ -379,6 +380,9 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
     """Every bid and card of the reviewed seats: what was played, the best, and the cost."""
     final = replay(record)
     seats = [parse_seat(seat)] if seat else [Seat(s) for s in range(4)]
+    # A seat's hand is known from the record's plays too: a finished hand recorded as it was
+    # played (only the player's own hand photographed) can be reviewed for every seat.
+    record = dataclasses.replace(record, hands=hands_with_plays(record, final))
     hands = completed_hands(record.hands)
     # Without a time budget the review is the same on every run and machine: each decision is
     # judged on a fixed number of sampled deals (the seed's), however long they take.
@@ -400,12 +404,24 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
         state.play(card)
     summary = [seat_summary(lang, s.name, mine) for s in seats
                if (mine := [d for d in decisions if d["seat"] == s.name])]
+    if not summary:
+        summary = [say(lang, "review_nothing", seats=" ".join(
+            f"{s.name} {len(hands.get(s, []))}/13" for s in seats))]
     return {
         "decisions": decisions,
-        "summary": " ".join(summary) if summary else "Nothing to review: no known hand among the reviewed seats.",
+        "summary": " ".join(summary),
         "finished": final.is_done,
         "score": None if final.score() is None else {t.team.name: t.to_json() for t in final.score()},
     }
+
+
+def hands_with_plays(record: HandRecord, final: HandState) -> dict[Seat, list[Card]]:
+    """Each seat's cards listed in the record together with the cards it played there."""
+    out = {s: list(record.hands.get(s, [])) for s in Seat}
+    for s, card in zip(final.play_seats, final.plays):
+        if card not in out[Seat(s)]:
+            out[Seat(s)].append(card)
+    return {s: cards for s, cards in out.items() if cards}
 
 
 def seat_summary(lang: str, seat_text: str, decisions: list[dict]) -> str:

@@ -114,6 +114,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                " of the time.",
         "review_summary": "{seat_text}: {mistakes} costly decision(s), {lost:.0f} points lost in all"
                           " (about {tricks:.1f} tricks).",
+        "review_nothing": "Nothing to review: no reviewed seat's hand is fully known (cards known: {seats}). List all"
+                          " 13 cards of a seat, or give every card it played.",
         "review_clean": "{seat_text}: no costly decisions found.",
         "review_clean_small": "{seat_text}: no costly decisions found; {lost:.0f} points lost in smaller"
                               " choices.",
@@ -232,6 +234,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                " {pct:.0f}% przypadków.",
         "review_summary": "{seat_text}: kosztownych decyzji: {mistakes}, razem stracono {lost:.0f} pkt"
                           " (ok. {tricks:.1f} lew).",
+        "review_nothing": "Nie ma czego oceniać: ręka żadnego z ocenianych graczy nie jest znana w całości"
+                          " (znane karty: {seats}). Podaj wszystkie 13 kart gracza albo każdą zagraną przez"
+                          " niego kartę.",
         "review_clean": "{seat_text}: nie znaleziono kosztownych decyzji.",
         "review_clean_small": "{seat_text}: nie znaleziono kosztownych decyzji; drobniejsze wybory"
                               " kosztowały razem {lost:.0f} pkt.",

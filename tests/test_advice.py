@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -315,6 +316,30 @@ def test_review_without_a_budget_is_the_same_every_time():
     assert second == first
     plays = [d for d in first["decisions"] if d["kind"] == "play"]
     assert len(plays) == 13 and sum(d["mark"] != "" for d in plays) >= 2
+
+
+def test_review_knows_a_hand_from_its_plays():
+    """A finished hand recorded as it was played, with only N's hand listed: every other seat's
+    hand is known from the cards it played, and its review is the one with that hand listed."""
+    rec = _random_hand(8, (4, 2, 3, 3))
+    plays_only = dataclasses.replace(rec, hands={Seat.N: rec.hands[Seat.N]})
+    listed = review_json(rec, seat="W")
+    from_plays = review_json(plays_only, seat="W")
+    assert len(from_plays["decisions"]) == 14  # the bid and 13 cards
+    assert from_plays == listed
+
+
+def test_review_says_which_hands_are_not_known():
+    # Twelve cards listed and the thirteenth played: N's hand is whole, its bid and card reviewed.
+    rec = HandRecord.from_json({"dealer": "N", "hands": {"N": "AS KS QS JS TS 9S AH AD AC KH KD KC".split()},
+                                "bids": {"N": 3, "E": 4, "S": 2, "W": 3}, "plays": ["QH"]})
+    assert [d["kind"] for d in review_json(rec, seat="N", time_budget=0.1)["decisions"]] == ["bid", "play"]
+    out = review_json(rec, seat="E", time_budget=0.1)
+    assert out["decisions"] == [] and "(cards known: E 0/13)" in out["summary"]
+    short = HandRecord.from_json({"dealer": "N", "hands": {"N": "AS KS QS".split()}, "bids": {}, "plays": []})
+    assert "(cards known: N 3/13)" in review_json(short, seat="N")["summary"]
+    assert "(cards known: N 3/13 E 0/13 S 0/13 W 0/13)" in review_json(short)["summary"]
+    assert "(znane karty: N 3/13)" in review_json(short, seat="N", lang="pl")["summary"]
 
 
 # A hand of the pimc-counter match (deal set 1, hand 4): S bid nil and, under partner's winning
