@@ -83,7 +83,8 @@ def run_record_command(
     try:
         record = HandRecord.from_text(_read_file(source))
         answer, code = handler(record, **options)
-    except (RecordError, UsageError) as e:
+    except (RecordError, UsageError, ValueError) as e:  # ValueError: no such decision (e.g. the
+        # record is in the bidding and play advice was asked for, or the hand to advise is unknown)
         print(f"piki: {source}: {e}" if not str(e).startswith(source) else f"piki: {e}",
               file=sys.stderr)
         return 2
@@ -93,6 +94,27 @@ def run_record_command(
         return 1
     _print(answer, as_json, render)
     return code
+
+
+def _seconds(value: str) -> float:
+    """A thinking time: over 0 and at most 60 seconds (as the HTTP API takes it)."""
+    try:
+        t = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not 0 < t <= 60:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be over 0 and at most 60 seconds, got {value}")
+    return t
+
+
+def _seed(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if not 0 <= n < 2**31:
+        raise argparse.ArgumentTypeError(f"must be from 0 to {2**31 - 1}, got {value}")
+    return n
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -111,9 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
                         ("play", "card advice for the seat to act"),
                         ("review", "review of a finished hand")):
         sp = record_cmd(name, help_)
-        sp.add_argument("--time", type=float, default=None, metavar="SECONDS",
+        sp.add_argument("--time", type=_seconds, default=None, metavar="SECONDS",
                         help="thinking time budget (trades strength for speed)")
-        sp.add_argument("--seed", type=int, default=None, help="random seed for the simulations")
+        sp.add_argument("--seed", type=_seed, default=None, help="random seed for the simulations")
         sp.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the explanation")
         if name == "review":
             sp.add_argument("--seat", default=None, help="review only this seat (default: all seats)")
@@ -131,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--score", default="", help='game score, e.g. "NS:120,EW:-40"')
     sp.add_argument("--bags", default="", help='bag counts, e.g. "NS:3,EW:7"')
     sp.add_argument("--rules", default="piki", help="rules preset")
-    sp.add_argument("--time", type=float, default=None, metavar="SECONDS")
+    sp.add_argument("--time", type=_seconds, default=None, metavar="SECONDS")
     sp.add_argument("--lang", choices=("en", "pl"), default="en")
     sp.add_argument("--json", action="store_true")
 

@@ -219,3 +219,27 @@ def test_stdin_answers_are_flushed_one_by_one():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# ================================================================= advice asked at the wrong moment
+@pytest.mark.parametrize("command,rec,words", [
+    ("play", record(bids={"N": 3}, hands={"E": S_HAND}), ["still in the bidding", "ask for bid advice"]),
+    ("play", record(), ["N's hand is not known"]),
+    ("play", record(hands={"N": S_HAND[:12]}), ["only 12 of the 13 cards N still holds are known"]),
+    ("bid", record(hands={"N": S_HAND}), ["the bidding is over"]),
+])
+def test_advice_with_no_such_decision_names_why(tmp_path, command, rec, words):
+    assert_malformed(piki(command, write(tmp_path, rec), "--time", "0.1"), *words)
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--time", "-1"], ["--time", "over 0 and at most 60"]),
+    (["--time", "nan"], ["--time"]),
+    (["--time", "soon"], ["--time", "not a number"]),
+    (["--seed", "-3"], ["--seed", "from 0"]),
+])
+def test_bad_advice_options_exit_2(tmp_path, args, words):
+    proc = piki("bid", write(tmp_path, record(bids={}, hands={"N": S_HAND})), *args)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    last = proc.stderr.splitlines()[-1]  # argparse: the usage, then the error
+    assert all(w in last for w in words), last
