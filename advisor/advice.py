@@ -272,7 +272,7 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
                                               "points": second.points}))
             if other is not None:
                 reasons.append(other)
-    for s in analysis.nils:
+    for s in analysis.nils if len(moves) > 1 else ():  # one card: no technique to advise
         reasons.append(nil_reason(seat, s, moves, len(view.plays) // 4))
     _contract_reasons(view, seat, reasons)
     return {

@@ -318,6 +318,25 @@ def test_review_without_a_budget_is_the_same_every_time():
     assert len(plays) == 13 and sum(d["mark"] != "" for d in plays) >= 2
 
 
+def test_only_card_is_not_dressed_up_as_nil_technique():
+    # N bid nil and has one legal card: the advice says so and gives no nil technique for it.
+    for seed in range(200):
+        rng = random.Random(seed)
+        st = HandState(Rules(), Seat.N, deal(rng))
+        for b in (0, 3, 4, 3):
+            st.bid(b)
+        while not st.is_done and not (st.to_act is Seat.N and len(st.legal_cards()) == 1 and st.tricks[0] == 0
+                                      and st.trick_number > 2):
+            st.play(rng.choice(st.legal_cards()))
+        if not st.is_done:
+            break
+    else:
+        pytest.fail("no such position")
+    out = play_json(seat_record(st, Seat.N), time_budget=0.1)
+    assert out["explanation"].startswith(f"{out['card']} is your only legal card.")
+    assert "nil" not in out["explanation"], out["explanation"]
+
+
 def test_review_knows_a_hand_from_its_plays():
     """A finished hand recorded as it was played, with only N's hand listed: every other seat's
     hand is known from the cards it played, and its review is the one with that hand listed."""
