@@ -10,7 +10,9 @@ with the game in the database, so any process can take any request or WebSocket 
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 import sys
 
 from .config import Settings, is_loopback
@@ -112,6 +114,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     except StorageError as e:
         print(f"piki: {e}", file=sys.stderr)
         return 2
+    problem = _bind_problem(host, port)
+    if problem:
+        print(f"piki: cannot listen on {host}:{port}: {problem}", file=sys.stderr)
+        return 2
     print(f"piki: serving on http://{host}:{port}/ (storage: {kind}"
           f"{', token required' if token else ''}{f', {n} processes' if n > 1 else ''})",
           file=sys.stderr, flush=True)
@@ -123,7 +129,27 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     except OSError as e:  # e.g. port in use
         print(f"piki: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr)
         return 2
+    except SystemExit:  # uvicorn's exit on a startup failure (it has logged why)
+        return 2
     return 0 if server.started else 2
+
+
+def _bind_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on host:port (checked before saying it serves), or None."""
+    try:
+        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                          flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as e:
+        return f"unknown host ({e.strerror})"
+    with socket.socket(family, kind, proto) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            sock.bind(addr)
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                return "the port is already in use (another server? choose another --port)"
+            return e.strerror or str(e)
+    return None
 
 
 def _serve_processes(uvicorn, options: dict, n: int, host: str, port: int) -> int:

@@ -437,4 +437,7 @@ def open_storage(db: str | None) -> Storage:
         return PostgresStorage(db)
     if db.startswith("sqlite:///"):
         db = db[len("sqlite:///"):]
+    elif "://" in db:
+        raise StorageError(f"unsupported database URL {_redact(db)!r}: give a SQLite file path,"
+                           " sqlite:///PATH or postgresql://USER:PASSWORD@HOST/NAME")
     return SQLiteStorage(db)

@@ -761,6 +761,28 @@ def test_serve_reports_a_bad_database(tmp_path):
     assert p.returncode == 2 and "does not exist" in p.stderr and "Traceback" not in p.stderr
 
 
+def test_serve_reports_an_unsupported_database_url(tmp_path):
+    p = subprocess.run([sys.executable, "-m", "api.cli", "serve", "--port", "1",
+                        "--db", "mysql://me:secret@db/piki"], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=60, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 2 and "unsupported database URL" in p.stderr
+    assert "secret" not in p.stderr and "Traceback" not in p.stderr
+    assert not list(tmp_path.iterdir())  # no file made under the URL's name
+
+
+def test_serve_reports_a_port_in_use(tmp_path):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        p = subprocess.run([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+                            "--db", str(tmp_path / "x.db")], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, p.stderr
+    assert "already in use" in p.stderr and "serving on" not in p.stderr and "Traceback" not in p.stderr
+
+
 def test_openapi_documents_the_endpoints(client):
     spec = client.get("/openapi.json").json()
     paths = spec["paths"]
