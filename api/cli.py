@@ -96,25 +96,22 @@ def run_record_command(
     return code
 
 
-def _seconds(value: str) -> float:
-    """A thinking time: over 0 and at most 60 seconds (as the HTTP API takes it)."""
-    try:
-        t = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
-    if not 0 < t <= 60:  # also rejects nan
-        raise argparse.ArgumentTypeError(f"must be over 0 and at most 60 seconds, got {value}")
-    return t
+def _ranged(convert: Callable[[str], Any], what: str, ok: Callable[[Any], bool], bounds: str):
+    """An argparse type: ``convert`` the text, then check it lies within ``bounds``."""
+    def parse(value: str):
+        try:
+            x = convert(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not {what}: {value!r}") from None
+        if not ok(x):  # a comparison with nan is false: nan is refused too
+            raise argparse.ArgumentTypeError(f"must be {bounds}, got {value}")
+        return x
+    return parse
 
 
-def _seed(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
-    if not 0 <= n < 2**31:
-        raise argparse.ArgumentTypeError(f"must be from 0 to {2**31 - 1}, got {value}")
-    return n
+# as the HTTP API takes them
+_seconds = _ranged(float, "a number of seconds", lambda t: 0 < t <= 60, "over 0 and at most 60 seconds")
+_seed = _ranged(int, "a whole number", lambda n: 0 <= n < 2**31, f"from 0 to {2**31 - 1}")
 
 
 def build_parser() -> argparse.ArgumentParser:
