@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from collections import Counter
 from typing import Any
 
 from .bids import BLIND_NIL, bid_to_json, is_nil
@@ -20,7 +21,7 @@ from .search import (
     BidModel, MoveStats, analyse_play, best_move, bid_evaluations, bid_samples, make_chance, opponents_contract_known,
 )
 from .gamevalue import win_table
-from .inference import SampledDeal
+from .inference import SampledDeal, draw_deals
 from .state import HandState, Phase
 from .bots.heuristic_bid import choose_bid
 from .handeval import estimate_tricks
@@ -58,6 +59,7 @@ NIL_CHANCE_FIT = {
     "theirs": ((0.447, 0.604), (0.467, 0.967)),
 }
 LATE_NIL_TRICKS = 6
+RULE_COMPLETIONS = 24  # completions of a hand only partly known that vote on the counting rules' bid
 
 
 def _rng(seed: int | None) -> random.Random:
@@ -65,6 +67,15 @@ def _rng(seed: int | None) -> random.Random:
 
 
 # --------------------------------------------------------------------- bidding
+def _rule_bid_completed(state: HandState, rng: random.Random, n: int = RULE_COMPLETIONS) -> int:
+    """The counting rules' bid for a hand only partly known: the commonest over ``n`` of its
+    completions drawn from the unseen cards (as the bid's simulated deals are)."""
+    seat = state._to_act
+    deals, _ = draw_deals(state, seat, n, rng)
+    votes = Counter(choose_bid(state, hand=d.initial[seat]) for d in deals)
+    return votes.most_common(1)[0][0]
+
+
 def _bid_table(state: HandState, model: BidModel) -> list[dict[str, Any]]:
     rows = [{"bid": bid_to_json(b), "expected_points": round(pts, 1), "win_chance": round(win, 4)}
             for b, (pts, win) in bid_evaluations(state, model).items()]
@@ -146,11 +157,11 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
                                         "other_pct": 100 * best["win_chance"]})
         best = by_chance
     rule_reason = None
-    if looked:
+    if known:
         # The trick-counting bid wins near-ties: in duplicate matches its bids, played by the
         # search, scored about 20 points a hand more than the simulation's own top bid (whose
         # nil choices in particular are noisier than the counting rules).
-        rule = choose_bid(state)
+        rule = choose_bid(state) if looked else _rule_bid_completed(state, rng)
         rule_row = next((r for r in rows if r["bid"] == rule), None)
         if rule == 0 and model.nil_p < RULE_NIL_MIN_PROBABILITY:
             rule_row = None

@@ -153,6 +153,25 @@ def test_bid_advice_uses_a_hand_only_partly_known():
     assert "12 z 13 kart" in advice(strong, "pl")["explanation"]
 
 
+@pytest.mark.parametrize("cards", ["AS KS QS JS TS 9S AH AD AC KH KD KC", "2S 3H 4H 5H 2D 3D 4D 2C 3C 4C 5C 6C",
+                                   "AS 7S 4S KH QH 9H 6H 3H TD 8D 5D 9C"])
+def test_counting_rules_bid_for_a_hand_only_partly_known(cards):
+    # The rules' bid that breaks the advice's near-ties is, for twelve known cards, the one most
+    # of the 40 possible thirteenth cards give (seeds differ in which completions vote).
+    from collections import Counter
+
+    from advisor.advice import _rule_bid_completed
+    from advisor.bots.heuristic_bid import choose_bid
+    from advisor.cards import cards_to_mask
+
+    state = replay(HandRecord.from_json({"dealer": "N", "hands": {"N": cards.split()}, "bids": {}, "plays": []}))
+    known = cards_to_mask(parse_card(c) for c in cards.split())
+    every = Counter(choose_bid(state, hand=known | 1 << c) for c in range(52) if not known >> c & 1)
+    assert every.most_common(1)[0][1] >= 26  # a clear majority: the vote should find it
+    votes = {_rule_bid_completed(state, random.Random(seed)) for seed in range(5)}
+    assert votes == {every.most_common(1)[0][0]}
+
+
 def test_play_advice_names_a_hand_only_partly_known():
     cards = "AS KS QS JS TS 9S AH AD AC KH KD KC".split()
     rec = HandRecord.from_json({"dealer": "N", "hands": {"N": cards}, "bids": {"N": 3, "E": 4, "S": 2, "W": 3},

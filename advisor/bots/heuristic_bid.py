@@ -154,11 +154,12 @@ def blind_nil_wanted(view: HandState) -> bool:
     return theirs - ours >= 300 and theirs >= win_at - 100
 
 
-def choose_bid(view: HandState) -> int:
+def choose_bid(view: HandState, hand: int | None = None) -> int:
+    """The counting rules' bid for the seat to act, with its known hand or ``hand`` (13 cards)."""
     me = view.to_act
     if blind_nil_wanted(view):
         return BLIND_NIL
-    hand = view.held[me]
+    hand = view.held[me] if hand is None else hand
     partner_bid = view.bids[me.partner]
     partner_nil = partner_bid is not None and is_nil(partner_bid)
     if not partner_nil and can_bid_nil(hand):
