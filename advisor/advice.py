@@ -209,9 +209,14 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         elif nil_p >= 0.2:
             reasons.append(("nil_chance", {"pct": 100 * nil_p, "points": nil_row["expected_points"]}))
         _bag_reason(state, team, reasons, bidding=True)
+    elif known:
+        # Blind nil is chosen from the score alone, before looking; a player whose cards are in
+        # the record may already have looked, and then the bid for the hand is what counts.
+        reasons.append(("blind_nil_looked", {"bid": best["bid"], "pct": 100 * best["win_chance"]}))
     return {
         "seat": "NESW"[seat],
         "bid": recommend,
+        "bid_after_looking": best["bid"],
         "candidates": rows,
         "nil_probability": round(nil_p, 3),
         "blind_nil_probability": None if blind_p is None else round(blind_p, 3),

@@ -183,6 +183,22 @@ def test_play_advice_names_a_hand_only_partly_known():
                   time_budget=0.2)
 
 
+def test_blind_nil_advice_with_the_cards_in_the_record_also_gives_the_bid_after_looking():
+    # Blind nil is chosen from the score alone; with the hand in the record the player may have
+    # looked already, and then the advice's bid for that hand is named (here a very strong one).
+    cards = "AS KS QS JS TS 9S AH AD AC KH KD KC QC".split()
+    base = {"dealer": "N", "score_before": {"NS": 290, "EW": 490}, "bids": {}, "plays": []}
+    seen = bid_json(HandRecord.from_json(base | {"hands": {"N": cards}}), time_budget=0.3, seed=1)
+    unseen = bid_json(HandRecord.from_json(base), time_budget=0.3, seed=1)
+    assert seen["bid"] == unseen["bid"] == "blind_nil"  # the hand does not decide it
+    assert int(seen["bid_after_looking"]) >= 9
+    assert f"then bid {seen['bid_after_looking']} (game won" in seen["explanation"]
+    assert "already looked" not in unseen["explanation"]
+    far = bid_json(HandRecord.from_json({**base, "score_before": {"NS": 100, "EW": 120}, "hands": {"N": cards}}),
+                   time_budget=0.3, seed=1)
+    assert far["bid_after_looking"] == far["bid"] != "blind_nil"
+
+
 def test_blind_nil_advised_only_when_the_game_needs_the_gamble():
     def advice(ns, ew):
         rec = HandRecord.from_json({"dealer": "N", "score_before": {"NS": ns, "EW": ew}, "bids": {}, "plays": []})
