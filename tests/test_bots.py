@@ -56,6 +56,8 @@ def test_registry_names_and_unknown_bot():
         get_bot("nope")
     with pytest.raises(BotUnavailable, match="bad options"):
         get_bot("heuristic", depth=3)
+    with pytest.raises(BotUnavailable, match="bad options .*could not convert"):
+        get_bot("pimc", time_budget="soon")  # a value of the wrong kind (pimc:time_budget=soon)
 
 
 def test_pimc_adapter_calls_choose_action(monkeypatch):

@@ -42,7 +42,7 @@ def get_bot(name: str, **options: Any) -> Bot:
         raise BotUnavailable(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
     try:
         return factory(**options)
-    except TypeError as e:
+    except (TypeError, ValueError) as e:  # an unknown option, or a value of the wrong kind
         raise BotUnavailable(f"bot {name!r}: bad options {options}: {e}") from None
 
 
