@@ -102,6 +102,8 @@ def _config(args: argparse.Namespace) -> MatchConfig:
         raise _UsageError("--games must be at least 1")
     if args.max_hands < 1:
         raise _UsageError("--max-hands must be at least 1")
+    if args.jobs < 1:
+        raise _UsageError("--jobs must be at least 1")
     if args.timeout <= 0:
         raise _UsageError("--timeout must be positive")
     a = parse_bot(args.a)

@@ -232,6 +232,8 @@ def test_cli_vs_cmd_and_table(capsys):
     (["--a", "nosuchbot"], "unknown bot 'nosuchbot'"),
     (["--b", "alpha"], "unknown bot 'alpha'"),
     (["--games", "0"], "--games must be at least 1"),
+    (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--a", "pimc:time_budget=soon"], "bad options"),
     (["--rules", "bridge"], "unknown rules preset"),
     (["--a", "heuristic:depth"], "bad bot option"),
     (["--frobnicate"], "unrecognized arguments"),
