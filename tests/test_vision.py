@@ -739,3 +739,18 @@ def test_an_ultralytics_decoded_output_is_still_read():
     boxes, scores = decode_output(out, conf=0.2)
     assert np.allclose(boxes, [[40, 35, 60, 45], [96, 72, 104, 88]])
     assert np.allclose(scores, [0.9, 0.5])
+
+
+def test_train_without_its_packages_says_so_before_making_scenes(tmp_path):
+    """`piki train` on a machine without the training packages (the app's own install) stops at
+    once with what to install, instead of making thousands of scenes first."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    if all(importlib.util.find_spec(m) for m in ("torch", "ultralytics", "onnx")):
+        pytest.skip("the training packages are installed: this would train")
+    p = subprocess.run([sys.executable, "-m", "vision.train", "--out", str(tmp_path / "run")], cwd=MODELS.parent,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "requirements-train.txt" in p.stderr and "Traceback" not in p.stderr
+    assert not (tmp_path / "run").exists()

@@ -42,6 +42,18 @@ def log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
+def _missing_packages(args: argparse.Namespace) -> list[str]:
+    """The training packages the chosen steps need that cannot be imported."""
+    import importlib.util
+
+    need = []
+    if not args.skip_detector and not args.refit_only:
+        need += ["torch", "ultralytics", "onnx"]
+    if not args.skip_classifier or (args.refit_only and args.refit.strip()):  # members, or the refit
+        need += ["torch", "onnx"]
+    return [m for m in dict.fromkeys(need) if importlib.util.find_spec(m) is None]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="train the piki card detector")
     ap.add_argument("--out", type=Path, default=REPO / "runs" / "vision")
@@ -99,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-detector", action="store_true")
     ap.add_argument("--skip-classifier", action="store_true")
     args = ap.parse_args(argv)
+    missing = _missing_packages(args)
+    if missing:  # before any scene is made: those take minutes and the training would then stop
+        print(f"piki train: the training needs {', '.join(missing)}, not installed here: "
+              "pip install -r requirements-train.txt", file=sys.stderr)
+        return 2
 
     import cv2
 
