@@ -421,8 +421,9 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
     summary = [seat_summary(lang, s.name, mine) for s in seats
                if (mine := [d for d in decisions if d["seat"] == s.name])]
     if not summary:
-        summary = [say(lang, "review_nothing", seats=" ".join(
-            f"{s.name} {len(hands.get(s, []))}/13" for s in seats))]
+        whole = [s.name for s in seats if len(hands.get(s, [])) == 13]
+        summary = [say(lang, "review_nothing_yet", seats=" ".join(whole)) if whole else
+                   say(lang, "review_nothing", seats=" ".join(f"{s.name} {len(hands.get(s, []))}/13" for s in seats))]
     return {
         "decisions": decisions,
         "summary": " ".join(summary),

@@ -118,6 +118,7 @@ TEXTS: dict[str, dict[str, str]] = {
                           " (about {tricks:.1f} tricks).",
         "review_nothing": "Nothing to review: no reviewed seat's hand is fully known (cards known: {seats}). List all"
                           " 13 cards of a seat, or give every card it played.",
+        "review_nothing_yet": "Nothing to review yet: the record has no bid or card of {seats}.",
         "review_clean": "{seat_text}: no costly decisions found.",
         "review_clean_small": "{seat_text}: no costly decisions found; {lost:.0f} points lost in smaller"
                               " choices.",
@@ -241,6 +242,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_nothing": "Nie ma czego oceniać: ręka żadnego z ocenianych graczy nie jest znana w całości"
                           " (znane karty: {seats}). Podaj wszystkie 13 kart gracza albo każdą zagraną przez"
                           " niego kartę.",
+        "review_nothing_yet": "Na razie nie ma czego oceniać: w zapisie nie ma jeszcze deklaracji ani kart"
+                              " graczy: {seats}.",
         "review_clean": "{seat_text}: nie znaleziono kosztownych decyzji.",
         "review_clean_small": "{seat_text}: nie znaleziono kosztownych decyzji; drobniejsze wybory"
                               " kosztowały razem {lost:.0f} pkt.",

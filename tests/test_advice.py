@@ -394,6 +394,9 @@ def test_review_says_which_hands_are_not_known():
     assert "(cards known: N 3/13)" in review_json(short, seat="N")["summary"]
     assert "(cards known: N 3/13 E 0/13 S 0/13 W 0/13)" in review_json(short)["summary"]
     assert "(znane karty: N 3/13)" in review_json(short, seat="N", lang="pl")["summary"]
+    fresh = HandRecord.from_json({"dealer": "N", "hands": {"N": "AS KS QS JS TS 9S AH AD AC KH KD KC QC".split()},
+                                  "bids": {}, "plays": []})
+    assert review_json(fresh)["summary"] == "Nothing to review yet: the record has no bid or card of N."
 
 
 # A hand of the pimc-counter match (deal set 1, hand 4): S bid nil and, under partner's winning
