@@ -118,7 +118,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     if problem:
         print(f"piki: cannot listen on {host}:{port}: {problem}", file=sys.stderr)
         return 2
-    print(f"piki: serving on http://{host}:{port}/ (storage: {kind}"
+    shown = f"[{host}]" if ":" in host else host  # an IPv6 address goes in brackets in a URL
+    print(f"piki: serving on http://{shown}:{port}/ (storage: {kind}"
           f"{', token required' if token else ''}{f', {n} processes' if n > 1 else ''})",
           file=sys.stderr, flush=True)
     if n > 1:
@@ -136,15 +137,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
 
 def _bind_problem(host: str, port: int) -> str | None:
     """Why the server could not listen on host:port (checked before saying it serves), or None."""
-    try:
-        family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                          flags=socket.AI_PASSIVE)[0]
-    except socket.gaierror as e:
-        return f"unknown host ({e.strerror})"
-    with socket.socket(family, kind, proto) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn binds
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            sock.bind(addr)
+            sock.bind((host, port))
+        except socket.gaierror as e:
+            return f"unknown host ({e.strerror})"
         except OSError as e:
             if e.errno == errno.EADDRINUSE:
                 return "the port is already in use (another server? choose another --port)"
