@@ -105,7 +105,10 @@ def _points_slope(state: HandState, team: int, gain: float) -> float:
 
 
 def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int | None = None,
-                lang: str = "en") -> dict[str, Any]:
+                lang: str = "en", cards_seen: bool = False) -> dict[str, Any]:
+    """Bid advice for the seat to act. Blind nil is advised from the score alone, unless
+    ``cards_seen`` says the player has looked at the cards (a photo of the hand), when it is too
+    late for it."""
     if state.phase is not Phase.BIDDING:
         raise ValueError(f"the bidding is over (phase: {state.phase.value}); ask for play advice")
     seat = state._to_act
@@ -129,9 +132,10 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         if pbid is not None:
             reasons.append(("blind_nil_after_nil" if is_nil(pbid) else "blind_nil_after_bid",
                             {"bid": bid_to_json(pbid), "pct": 100 * blind_p}))
-        reasons.append(("blind_nil_yes" if take_blind else "blind_nil_no",
-                        {"behind": verdict.behind, "pct": 100 * blind_p,
-                         "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))
+        blind_key = "blind_nil_no" if not take_blind else "blind_nil_too_late" if cards_seen else "blind_nil_yes"
+        take_blind = take_blind and not cards_seen
+        reasons.append((blind_key, {"behind": verdict.behind, "pct": 100 * blind_p,
+                                    "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))
         rows.append({"bid": "blind_nil", "expected_points": round(verdict.expected_points, 1),
                      "win_chance": round(verdict.win_blind, 4)})
     model = bid_samples(state, time_budget=budget, rng=rng, hide_hand=known == 0)
@@ -533,8 +537,9 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
 
 # --------------------------------------------------------------------- entry points
 def bid_json(record: HandRecord, *, time_budget: float | None = None, seed: int | None = None,
-             lang: str = "en") -> dict[str, Any]:
-    return analyse_bid(own_view(replay(record)), time_budget=time_budget, seed=seed, lang=lang)
+             lang: str = "en", cards_seen: bool = False) -> dict[str, Any]:
+    return analyse_bid(own_view(replay(record)), time_budget=time_budget, seed=seed, lang=lang,
+                       cards_seen=cards_seen)
 
 
 def play_json(record: HandRecord, *, time_budget: float | None = None, seed: int | None = None,

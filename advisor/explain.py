@@ -108,6 +108,9 @@ TEXTS: dict[str, dict[str, str]] = {
                         " {pct:.0f}% of the time, and your chance to win the game would be {blind:.0f}%"
                         " instead of {look:.0f}%.",
         "blind_nil_decide": "Decide on blind nil before looking at your cards.",
+        "blind_nil_too_late": "Trailing by {behind}, blind nil would have been worth it before looking at the"
+                              " cards (game won {blind:.0f}% of the time against {look:.0f}%); with the cards"
+                              " seen it can no longer be bid.",
         "blind_nil_looked": "If you have already looked at your cards, blind nil is no longer yours to bid:"
                             " then bid {bid} (game won {pct:.0f}% of the time).",
         "blind_nil_after_nil": "With partner's nil, nobody would cover a blind nil: after a partner's"
@@ -231,6 +234,9 @@ TEXTS: dict[str, dict[str, str]] = {
                         " {pct:.0f}% przypadków, a szansa na wygranie gry wyniosłaby {blind:.0f}% zamiast"
                         " {look:.0f}%.",
         "blind_nil_decide": "O ślepym nilu zdecyduj, zanim spojrzysz w karty.",
+        "blind_nil_too_late": "Przy stracie {behind} ślepy nil opłacałby się przed spojrzeniem w karty"
+                              " (wygrana partii w {blind:.0f}% przypadków zamiast {look:.0f}%); po odkryciu"
+                              " kart nie można go już zgłosić.",
         "blind_nil_looked": "Jeśli twoje karty są już odkryte, ślepego nila zgłosić nie można: zgłoś wtedy"
                             " {bid} (wygrana partii w {pct:.0f}% przypadków).",
         "blind_nil_after_nil": "Przy nilu partnera nikt nie osłoni ślepego nila: po nilu (lub ślepym"

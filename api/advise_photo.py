@@ -92,7 +92,7 @@ def run_advise(args: argparse.Namespace) -> int:
         if state.to_act != seat:
             raise ValueError(f"it is {state.to_act.name}'s turn to bid, not {seat.name}'s: give the"
                              " earlier bids with --bids")
-        advice = bid_json(record, time_budget=args.time, lang=args.lang)
+        advice = bid_json(record, time_budget=args.time, lang=args.lang, cards_seen=True)  # photographed
     except (RecordError, ValueError) as e:
         print(f"piki: {e}", file=sys.stderr)
         return 2

@@ -197,6 +197,10 @@ def test_blind_nil_advice_with_the_cards_in_the_record_also_gives_the_bid_after_
     far = bid_json(HandRecord.from_json({**base, "score_before": {"NS": 100, "EW": 120}, "hands": {"N": cards}}),
                    time_budget=0.3, seed=1)
     assert far["bid_after_looking"] == far["bid"] != "blind_nil"
+    # a player known to have looked (a photo of the hand) is not told to bid blind nil
+    looked = bid_json(HandRecord.from_json(base | {"hands": {"N": cards}}), time_budget=0.3, seed=1, cards_seen=True)
+    assert looked["bid"] == looked["bid_after_looking"] and int(looked["bid"]) >= 9
+    assert "can no longer be bid" in looked["explanation"] and "Decide before" not in looked["explanation"]
 
 
 def test_blind_nil_advised_only_when_the_game_needs_the_gamble():

@@ -43,6 +43,14 @@ def test_advise_reads_the_hand_and_advises_a_bid(hand_photo, capsys):
     assert ("partly known" in out["advice"]["explanation"]) == (len(hand) != 13)
 
 
+def test_advise_never_says_blind_nil_for_a_photographed_hand(hand_photo, capsys):
+    path, _ = hand_photo  # trailing by 200 with the opponents near the goal: blind nil's score
+    assert main(["advise", str(path), "--score", "NS:290,EW:490", "--time", "0.2", "--json"]) == 0
+    advice = json.loads(capsys.readouterr().out)["advice"]
+    assert advice["bid"] != "blind_nil" and advice["bid"] == advice["bid_after_looking"]
+    assert "before looking at the cards" in advice["explanation"]
+
+
 def test_advise_text_output_names_the_hand(hand_photo, capsys):
     path, _ = hand_photo
     assert main(["advise", str(path), "--time", "0.2"]) == 0
