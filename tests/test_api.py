@@ -783,6 +783,24 @@ def test_serve_reports_a_port_in_use(tmp_path):
     assert "already in use" in p.stderr and "serving on" not in p.stderr and "Traceback" not in p.stderr
 
 
+def test_blind_nil_is_not_advised_once_the_cards_are_seen(client):
+    """Trailing by 200 near the end, blind nil is advised from the score alone; a client that says
+    the cards were seen (typed in, photographed), or a game that holds them, gets the hand's bid."""
+    if not ADVICE:
+        pytest.skip("no advisor")
+    cards = "AS KS QS JS TS 9S AH AD AC KH KD KC QC".split()
+    rec = {"dealer": "N", "score_before": {"NS": 290, "EW": 490}, "hands": {"N": cards}}
+    params = {"time_budget": 0.2, "seed": 1}
+    assert client.post("/v1/advice/bid", params=params, json=rec, timeout=SLOW).json()["bid"] == "blind_nil"
+    seen = client.post("/v1/advice/bid", params={**params, "cards_seen": "true"}, json=rec, timeout=SLOW).json()
+    assert seen["bid"] != "blind_nil" and "before looking" in seen["explanation"]
+    for hand, blind in ((None, True), (cards, False)):
+        game = {"dealer": "N", "user_seat": "N", "score_before": {"NS": 290, "EW": 490}}
+        gid = client.post("/v1/games", json=game | ({"hand": hand} if hand else {})).json()["game_id"]
+        advice = client.get(f"/v1/games/{gid}/advice", params=params, timeout=SLOW).json()
+        assert (advice["bid"] == "blind_nil") == blind, advice
+
+
 def test_openapi_documents_the_endpoints(client):
     spec = client.get("/openapi.json").json()
     paths = spec["paths"]

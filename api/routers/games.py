@@ -90,7 +90,9 @@ async def game_advice(request: Request, game_id: str = GameId, games: GameServic
     game = await run_in_threadpool(games.load, game_id)
     st = game.state()
     if st.phase is Phase.BIDDING:
-        out = await run_advice(request, "bid", game.record, opts)
+        # cards of the seat in the game (seen by the camera or typed in): too late for blind nil
+        seen = bool(game.record.hands.get(st.to_act))
+        out = await run_advice(request, "bid", game.record, {**opts, "cards_seen": seen})
     elif st.phase is Phase.PLAY:
         out = await run_advice(request, "play", game.record, opts)
     else:

@@ -44,11 +44,13 @@ async def post_check(body: HandRecordIn) -> dict[str, Any]:
 
 
 @router.post("/advice/bid", summary="bid advice for the seat to act (as `piki bid`)", responses=_ERRORS)
-async def post_bid(request: Request, body: HandRecordIn,
-                   opts: dict = Depends(advice_options)) -> dict[str, Any]:
+async def post_bid(request: Request, body: HandRecordIn, opts: dict = Depends(advice_options),
+                   cards_seen: bool = Query(False, description="the player has looked at the cards (typed in or "
+                                            "photographed): too late for blind nil, which is otherwise "
+                                            "advised from the score alone")) -> dict[str, Any]:
     record = _record(body)
     replay(record)  # an illegal record is answered 409 before the advisor runs
-    return await run_advice(request, "bid", record, opts)
+    return await run_advice(request, "bid", record, {**opts, "cards_seen": cards_seen})
 
 
 @router.post("/advice/play", summary="card advice for the seat to act (as `piki play`)", responses=_ERRORS)

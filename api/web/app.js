@@ -305,7 +305,9 @@ async function onBidAdvice(ev) {
   };
   box.textContent = t("thinking");
   try {
-    renderAdvice(box, await api("POST", "/v1/advice/bid", record, { lang, time_budget: 2 }));
+    // cards typed in or read from a photo have been seen: too late for a blind nil
+    renderAdvice(box, await api("POST", "/v1/advice/bid", record,
+      { lang, time_budget: 2, cards_seen: record.hands[seat].length > 0 }));
   } catch (e) {
     box.replaceChildren(el("div", { class: "error", role: "alert", text: e.message }));
   }
