@@ -11,14 +11,15 @@ from collections import Counter
 from typing import Any
 
 from .bids import BLIND_NIL, bid_to_json, is_nil
-from .cards import Card, Seat, parse_seat
+from .cards import Card, Seat, mask_to_cards, parse_seat
 from .card_role import card_role, contrast
 from . import blind_nil
 from .explain import join, say
 from .record import HandRecord, completed_hands, replay
 from . import search
 from .search import (
-    BidModel, MoveStats, analyse_play, best_move, bid_evaluations, bid_samples, make_chance, opponents_contract_known,
+    BidModel, MoveStats, PlayAnalysis, analyse_play, best_move, bid_evaluations, bid_samples, make_chance,
+    opponents_contract_known,
 )
 from .gamevalue import win_table
 from .inference import SampledDeal, draw_deals
@@ -60,6 +61,7 @@ NIL_CHANCE_FIT = {
 }
 LATE_NIL_TRICKS = 6
 RULE_COMPLETIONS = 24  # completions of a hand only partly known that vote on the counting rules' bid
+PARTIAL_PLAY_DEALS = 64  # deals drawn for a card decision with the hand only partly known
 
 
 def _rng(seed: int | None) -> random.Random:
@@ -249,20 +251,20 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
                       lang: str = "en") -> dict[str, Any]:
     seat = state._to_act
     view = own_view(state)
-    if not view.complete[seat]:
-        held = view.held[seat].bit_count()
-        if held == 0:
-            raise ValueError(f"{'NESW'[seat]}'s hand is not known: list its cards in 'hands'")
-        left = 13 - sum(1 for s in view.play_seats if s == seat)
-        raise ValueError(f"only {held} of the {left} cards {'NESW'[seat]} still holds are known: list all"
-                         " its cards in 'hands' (a card cannot be advised while one it may hold is missing)")
+    if not view.held[seat]:
+        raise ValueError(f"{'NESW'[seat]}'s hand is not known: list its cards in 'hands'")
     budget = DEFAULT_PLAY_BUDGET if time_budget is None else time_budget
-    analysis = analyse_play(view, time_budget=budget, rng=_rng(seed))
-    best = best_move(view, analysis)
-    moves = [best] + [m for m in analysis.moves if m is not best]
     reasons: list[tuple[str, dict]] = []
+    if view.complete[seat]:
+        analysis = analyse_play(view, time_budget=budget, rng=_rng(seed))
+        best = best_move(view, analysis)
+    else:
+        analysis, partial = _analyse_partial_hand(view, budget, _rng(seed))
+        best = analysis.moves[0]  # (the rule-based tie-break needs the whole hand)
+        reasons.append(("hand_partial_play_forced" if partial["pct"] >= 0.5 else "hand_partial_play", partial))
+    moves = [best] + [m for m in analysis.moves if m is not best]
     if len(moves) == 1:
-        reasons.append(("only_card", {"card": str(best.card)}))
+        reasons.append(("only_card" if view.complete[seat] else "only_known_card", {"card": str(best.card)}))
     else:
         if view.trick_len and all(m.card // 13 == view.led_suit for m in moves):
             reasons.append(("must_follow", {"suit": view.led_suit}))
@@ -307,6 +309,26 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
         "samples": analysis.samples,
         "explanation": join(lang, reasons),
     }
+
+
+def _analyse_partial_hand(view: HandState, budget: float, rng: random.Random) -> tuple[PlayAnalysis, dict]:
+    """Play advice for a seat whose hand is only partly known (a card the camera missed): its
+    missing cards are drawn from the unseen ones in each simulated deal, and its known cards are
+    valued over the deals in which exactly those of them are legal (in the others a missing card
+    would have to be played: a suit led that only a missing card follows)."""
+    seat = view._to_act
+    known = view.held[seat]
+    legal = view.legal_for(known)
+    deals, _ = draw_deals(view, seat, PARTIAL_PLAY_DEALS, rng)
+    kept = [d for d in deals if view.legal_for(d.remaining[seat]) & known == legal]
+    left = 13 - sum(1 for s in view.play_seats if s == seat)
+    if not kept:
+        raise ValueError(f"only {known.bit_count()} of the {left} cards {'NESW'[seat]} still holds are known,"
+                         " and in every simulated deal one of the missing cards would have to be played:"
+                         " list all its cards in 'hands'")
+    analysis = analyse_play(view, time_budget=budget, rng=rng, deals=kept, cards=mask_to_cards(legal))
+    return analysis, {"known": known.bit_count(), "left": left,
+                      "pct": 100 * (len(deals) - len(kept)) / len(deals)}
 
 
 def nil_chance(dd_made: float, ours: bool, tricks_played: int) -> float:

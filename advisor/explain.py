@@ -11,6 +11,7 @@ from .cards import Suit
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "only_card": "{card} is your only legal card.",
+        "only_known_card": "{card} is the only one of your known cards you may play.",
         "must_follow": "You must follow {suit}.",
         "best_card": "{card} is best: your team expects {tricks:.1f} tricks and {points:+.0f} points net"
                      " over {samples} simulated deals.",
@@ -96,6 +97,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand_partial": "Your hand is only partly known ({known} of 13 cards): the missing cards ({missing})"
                         " are drawn from the unseen cards in each simulated deal. Add them (or re-shoot the"
                         " photo) for a surer answer.",
+        "hand_partial_play": "Only {known} of the {left} cards you hold are known: the advice chooses among"
+                             " those, with the others drawn from the unseen cards in each simulated deal. Add"
+                             " the missing cards for a surer answer.",
+        "hand_partial_play_forced": "Only {known} of the {left} cards you hold are known: the advice chooses"
+                                    " among those, with the others drawn from the unseen cards in each"
+                                    " simulated deal (in {pct:.0f}% of them a missing card would have to be"
+                                    " played instead). Add the missing cards for a surer answer.",
         "hand_unseen": "Your hand is not in the record: this is the bid for a hand not looked at yet (any"
                        " 13 cards), from the bids and the score alone.",
         "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
@@ -133,6 +141,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "pl": {
         "only_card": "{card} to twoja jedyna dozwolona karta.",
+        "only_known_card": "{card} to jedyna z twoich znanych kart, którą możesz zagrać.",
         "must_follow": "Musisz dołożyć do koloru: {suit}.",
         "best_card": "Najlepsza jest {card}: twoja para oczekuje {tricks:.1f} lew i {points:+.0f} pkt"
                      " przewagi w {samples} symulowanych rozdaniach.",
@@ -222,6 +231,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand_partial": "Twoja ręka jest znana tylko częściowo ({known} z 13 kart): brakujące karty"
                         " ({missing}) losuje się z niewidzianych kart w każdym symulowanym rozdaniu. Dopisz"
                         " je (albo zrób zdjęcie jeszcze raz), a odpowiedź będzie pewniejsza.",
+        "hand_partial_play": "Znanych jest tylko {known} z {left} kart w twojej ręce: podpowiedź wybiera"
+                             " spośród nich, a pozostałe losuje z niewidzianych kart w każdym symulowanym"
+                             " rozdaniu. Dopisz brakujące karty, a odpowiedź będzie pewniejsza.",
+        "hand_partial_play_forced": "Znanych jest tylko {known} z {left} kart w twojej ręce: podpowiedź"
+                                    " wybiera spośród nich, a pozostałe losuje z niewidzianych kart w każdym"
+                                    " symulowanym rozdaniu (w {pct:.0f}% z nich trzeba by zamiast tego zagrać"
+                                    " brakującą kartę). Dopisz brakujące karty, a odpowiedź będzie pewniejsza.",
         "hand_unseen": "Twojej ręki nie ma w zapisie: to odzywka dla ręki jeszcze nieoglądanej (dowolne"
                        " 13 kart), tylko na podstawie odzywek i wyniku.",
         "nil_chance": "Nil udałby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",

@@ -302,14 +302,17 @@ def _solver_args(state: HandState, remaining: tuple[int, int, int, int]):
 
 def analyse_play(
     state: HandState, *, time_budget: float = 0.4, max_samples: int = 64, min_samples: int | None = None,
-    rng: random.Random | None = None, deals: list[SampledDeal] | None = None,
+    rng: random.Random | None = None, deals: list[SampledDeal] | None = None, cards: list[Card] | None = None,
 ) -> PlayAnalysis:
-    """Value every legal card of the seat to act, from that seat's knowledge."""
+    """Value every legal card of the seat to act, from that seat's knowledge.
+
+    With its hand only partly known, ``cards`` (known cards, legal in every one of ``deals``,
+    whose hands complete the seat's) are the ones valued."""
     rng = rng or random.Random(0)
     if min_samples is None:  # a tiny budget still looks at a couple of deals; no budget, all of them
         min_samples = max(2, min(6, int(time_budget * 20))) if math.isfinite(time_budget) else max_samples
     seat = state._to_act
-    legal = state.legal_cards()
+    legal = state.legal_cards() if cards is None else cards
     if legal is None:
         raise ValueError(f"{'NESW'[seat]}'s hand is not known, so its cards cannot be advised")
     start = time.perf_counter()

@@ -172,15 +172,41 @@ def test_counting_rules_bid_for_a_hand_only_partly_known(cards):
     assert votes == {every.most_common(1)[0][0]}
 
 
-def test_play_advice_names_a_hand_only_partly_known():
-    cards = "AS KS QS JS TS 9S AH AD AC KH KD KC".split()
-    rec = HandRecord.from_json({"dealer": "N", "hands": {"N": cards}, "bids": {"N": 3, "E": 4, "S": 2, "W": 3},
-                                "plays": []})
-    with pytest.raises(ValueError, match="only 12 of the 13 cards N still holds are known"):
-        play_json(rec, time_budget=0.2)
+def test_play_advice_with_a_hand_only_partly_known():
+    """A card the camera missed: the advice picks among the known cards, the missing ones drawn
+    from the unseen cards in each deal, and says how often a missing card would have had to go."""
+    rng = random.Random(12)
+    for _ in range(200):  # a real position: E to follow hearts, one of its non-hearts not known
+        st = HandState(Rules(), Seat.N, deal(rng))
+        for b in (3, 4, 2, 3):
+            st.bid(b)
+        st.play(max(st.legal_cards()))  # N leads
+        hand = st.holding(Seat.E)
+        if st.led_suit is not None and any(c // 13 == st.led_suit for c in hand) \
+                and sum(c // 13 != st.led_suit for c in hand) >= 2:
+            break
+    missing = next(c for c in hand if c // 13 != st.led_suit)
+    rec = seat_record(st, Seat.E).to_json()
+    rec["hands"]["E"] = [str(c) for c in hand if c != missing]
+    out = play_json(HandRecord.from_json(rec), time_budget=0.3, seed=2)
+    assert out["card"] in {str(c) for c in st.legal_cards()} and out["card"] != str(missing)
+    assert {m["card"] for m in out["candidates"]} == {str(c) for c in st.legal_cards()}
+    assert out["explanation"].startswith("Only 12 of the 13 cards you hold are known")
     with pytest.raises(ValueError, match="N's hand is not known"):
         play_json(HandRecord.from_json({"dealer": "N", "bids": {"N": 3, "E": 4, "S": 2, "W": 3}, "plays": []}),
                   time_budget=0.2)
+
+
+def test_play_advice_with_a_hand_only_partly_known_skips_deals_where_a_missing_card_must_go():
+    # E knows no heart, hearts are led: in the deals that give E's missing card a heart it must
+    # follow with it, so the known cards are valued over the other deals, and that share is said.
+    rec = {"dealer": "N", "hands": {"E": "2S 3S 4S 5S 2D 3D 4D 5D 2C 3C 4C 5C".split()},
+           "bids": {"N": 3, "E": 4, "S": 2, "W": 3}, "plays": ["AH"]}
+    out = play_json(HandRecord.from_json(rec), time_budget=0.3, seed=1)
+    assert out["card"] in rec["hands"]["E"]
+    assert "a missing card would have to be played instead" in out["explanation"]
+    pl = play_json(HandRecord.from_json(rec), time_budget=0.3, seed=1, lang="pl")
+    assert "brakującą kartę" in pl["explanation"]
 
 
 def test_blind_nil_advice_with_the_cards_in_the_record_also_gives_the_bid_after_looking():

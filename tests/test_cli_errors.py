@@ -225,7 +225,6 @@ def test_stdin_answers_are_flushed_one_by_one():
 @pytest.mark.parametrize("command,rec,words", [
     ("play", record(bids={"N": 3}, hands={"E": S_HAND}), ["still in the bidding", "ask for bid advice"]),
     ("play", record(), ["N's hand is not known"]),
-    ("play", record(hands={"N": S_HAND[:12]}), ["only 12 of the 13 cards N still holds are known"]),
     ("bid", record(hands={"N": S_HAND}), ["the bidding is over"]),
 ])
 def test_advice_with_no_such_decision_names_why(tmp_path, command, rec, words):
