@@ -567,6 +567,11 @@ def test_cli_json_lines_and_bad_image(tmp_path, capsys, held_out_scene):
     assert captured.out == ""
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and "bad.jpg" in err[0] and "Traceback" not in captured.err
+    # a drawing that cannot be written costs the drawing (exit 2, said), not the scan's answer
+    assert run_scan([str(good)], True, str(tmp_path / "no" / "such" / "out.jpg")) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["hand"] == obj["hand"]
+    assert "cannot write the annotated image" in captured.err and "hand.jpg:" not in captured.err
 
 
 @needs_models

@@ -42,18 +42,24 @@ def run_scan(paths: list[str], as_json: bool, annotate: str | None) -> int:
         try:
             img = load_image(path)
             result = default_detector().scan(img)
-            if annotate:
-                from .annotate import write_annotated
-
-                write_annotated(_annotation_path(annotate, path, len(paths) > 1), img, result)
         except ImageError as exc:
             print(f"piki scan: {exc}", file=sys.stderr)
             status = 2
             continue
-        except (FileNotFoundError, OSError) as exc:
+        except OSError as exc:
             print(f"piki scan: {path}: {exc}", file=sys.stderr)
             status = 2
             continue
+        if annotate:  # a place the drawing cannot go loses the drawing, not the scan
+            from .annotate import write_annotated
+
+            target = _annotation_path(annotate, path, len(paths) > 1)
+            try:
+                write_annotated(target, img, result)
+            except OSError as exc:
+                print(f"piki scan: cannot write the annotated image {target}: {exc.strerror or exc}",
+                      file=sys.stderr)
+                status = 2
         if as_json:
             print(json.dumps({"image": path, **result}), flush=True)
         else:
