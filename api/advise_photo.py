@@ -89,6 +89,8 @@ def run_advise(args: argparse.Namespace) -> int:
             "hands": {seat.name: hand}, "bids": bids, "plays": [],
         })
         state = replay(record)
+        if seat.name in bids:
+            raise ValueError(f"--bids already has {seat.name}'s own bid: give only the bids made before yours")
         if state.to_act != seat:
             raise ValueError(f"it is {state.to_act.name}'s turn to bid, not {seat.name}'s: give the"
                              " earlier bids with --bids")

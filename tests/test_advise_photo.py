@@ -61,7 +61,8 @@ def test_advise_text_output_names_the_hand(hand_photo, capsys):
 @pytest.mark.parametrize("extra, message", [
     (["--bids", "N3"], "KEY:VALUE"),
     (["--score", "NS:lots"], "not a whole number"),
-    (["--seat", "N", "--dealer", "N", "--bids", "N:3"], "turn to bid"),
+    (["--seat", "W", "--dealer", "N", "--bids", "N:3"], "turn to bid"),
+    (["--seat", "S", "--dealer", "N", "--bids", "N:nil,E:3,S:2,W:4"], "already has S's own bid"),
 ])
 def test_advise_bad_arguments_exit_2_with_the_reason(hand_photo, capsys, extra, message):
     path, _ = hand_photo
