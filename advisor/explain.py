@@ -67,9 +67,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "bags_near_bid": "Your team has {bags} bags ({left} more cost {penalty} points), but a bag"
                          " costs about {share:.0f} points in the long run wherever the limit falls:"
                          " the bid is not raised to dodge them, which would risk the contract.",
-        "contract_need": "Your team needs {need} more trick(s) for its contract of {contract}.",
+        "contract_need": "Your team needs {need} more {tricks_word} for its contract of {contract}.",
         "contract_made": "Your team's contract of {contract} is already made.",
-        "set_them": "The opponents need {need} more trick(s) for {contract}: stopping them is worth"
+        "set_them": "The opponents need {need} more {tricks_word} for {contract}: stopping them is worth"
                     " {value} points.",
         "bid_best": "Bid {bid}: about {points:+.0f} points expected; your team takes {tricks:.1f} tricks"
                     " on average over {samples} simulated deals ({solved} of them solved exactly).",
@@ -125,7 +125,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                " nil (or blind nil) it makes only about {pct:.0f}% of the time.",
         "blind_nil_after_bid": "Partner bid {bid}: with that cover a blind nil makes about {pct:.0f}%"
                                " of the time.",
-        "review_summary": "{seat_text}: {mistakes} costly decision(s), {lost:.0f} points lost in all"
+        "review_summary": "{seat_text}: {mistakes} {decisions_word}, {lost:.0f} points lost in all"
                           " (about {tricks:.1f} tricks).",
         "review_nothing": "Nothing to review: no reviewed seat's hand is fully known (cards known: {seats}). List all"
                           " 13 cards of a seat, or give every card it played.",
@@ -199,9 +199,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "bags_near_bid": "Twoja para ma {bags} worków (jeszcze {left} kosztuje {penalty} pkt), ale"
                          " worek kosztuje na dłuższą metę około {share:.0f} pkt, gdziekolwiek wypadnie"
                          " limit: odzywki nie podnosimy, żeby ich uniknąć, bo to naraża kontrakt.",
-        "contract_need": "Twojej parze brakuje {need} lew do kontraktu {contract}.",
+        "contract_need": "Twojej parze brakuje {need} {tricks_word} do kontraktu {contract}.",
         "contract_made": "Kontrakt twojej pary ({contract}) jest już zrobiony.",
-        "set_them": "Przeciwnikom brakuje {need} lew do kontraktu {contract}: powstrzymanie ich jest"
+        "set_them": "Przeciwnikom brakuje {need} {tricks_word} do kontraktu {contract}: powstrzymanie ich jest"
                     " warte {value} pkt.",
         "bid_best": "Licytuj {bid}: oczekiwane ok. {points:+.0f} pkt; twoja para bierze średnio"
                     " {tricks:.1f} lew w {samples} symulowanych rozdaniach ({solved} z nich rozwiązanych"
@@ -259,7 +259,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                " nilu) partnera udaje się on tylko w ok. {pct:.0f}% przypadków.",
         "blind_nil_after_bid": "Partner zgłosił {bid}: przy takiej osłonie ślepy nil udaje się w ok."
                                " {pct:.0f}% przypadków.",
-        "review_summary": "{seat_text}: kosztownych decyzji: {mistakes}, razem stracono {lost:.0f} pkt"
+        "review_summary": "{seat_text}: {mistakes} {decisions_word}, razem stracono {lost:.0f} pkt"
                           " (ok. {tricks:.1f} lew).",
         "review_nothing": "Nie ma czego oceniać: ręka żadnego z ocenianych graczy nie jest znana w całości"
                           " (znane karty: {seats}). Podaj wszystkie 13 kart gracza albo każdą zagraną przez"
@@ -280,8 +280,35 @@ TEXTS: dict[str, dict[str, str]] = {
 SUIT_WORDS = {"en": lambda s: Suit(s).english, "pl": lambda s: Suit(s).polish}
 
 
+# Words whose form follows a number: (the placeholder, the parameter holding the number) -> forms,
+# in English (one, more) and in Polish (one; 2-4, except 12-14; the rest), in the case the texts
+# use them in ("brakuje 1 lewy", "brakuje 2 lew").
+COUNTED = {
+    ("tricks_word", "need"): {"en": ("trick", "tricks"), "pl": ("lewy", "lew", "lew")},
+    ("decisions_word", "mistakes"): {"en": ("costly decision", "costly decisions"),
+                                     "pl": ("kosztowna decyzja", "kosztowne decyzje", "kosztownych decyzji")},
+}
+
+
+def counted(lang: str, n: int, forms: dict) -> str:
+    """The form of a word that goes with the number ``n``.
+
+    >>> [counted("pl", n, COUNTED[("decisions_word", "mistakes")]) for n in (1, 3, 5, 12, 22)]
+    ['kosztowna decyzja', 'kosztowne decyzje', 'kosztownych decyzji', 'kosztownych decyzji', 'kosztowne decyzje']
+    """
+    words = forms.get(lang, forms["en"])
+    if n == 1:
+        return words[0]
+    if len(words) == 2:
+        return words[1]
+    return words[1] if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else words[2]
+
+
 def say(lang: str, key: str, **params) -> str:
     table = TEXTS.get(lang, TEXTS["en"])
+    for (word, number), forms in COUNTED.items():
+        if number in params and "{" + word + "}" in table[key]:
+            params[word] = counted(lang, int(params[number]), forms)
     if "suit" in params and isinstance(params["suit"], int):
         params["suit"] = SUIT_WORDS.get(lang, SUIT_WORDS["en"])(params["suit"])
     return table[key].format(**params)

@@ -629,6 +629,16 @@ def test_the_last_bid_near_the_end_names_the_opponents_contract():
     assert "Przeciwnicy zgłosili razem 5 przy 490 pkt" in pl["explanation"]
 
 
+def test_words_after_a_number_take_its_form():
+    from advisor.explain import say
+
+    assert say("en", "contract_need", need=1, contract=3) == "Your team needs 1 more trick for its contract of 3."
+    assert say("en", "contract_need", need=4, contract=5) == "Your team needs 4 more tricks for its contract of 5."
+    assert "brakuje 1 lewy do" in say("pl", "contract_need", need=1, contract=3)
+    assert "brakuje 4 lew do" in say("pl", "contract_need", need=4, contract=5)
+    assert "need 1 more trick for 6" in say("en", "set_them", need=1, contract=6, value=70)
+
+
 def test_every_reason_reads_in_both_languages_with_the_same_figures():
     import string
 
@@ -682,7 +692,7 @@ def test_bid_advice_gives_each_contract_its_chance_to_make():
 def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
     from api.text import render_review
 
-    review = {"summary": "N: 1 costly decision(s).", "decisions": [
+    review = {"summary": "N: 1 costly decision.", "decisions": [
         {"kind": "bid", "label": "bid 2", "seat": "N", "played": 2, "best": 3, "cost": 5.5, "mark": "",
          "note": "With 2, ..."},
         {"kind": "play", "label": "trick 8", "seat": "N", "played": "JS", "best": "2H", "cost": 0.8,
@@ -693,7 +703,7 @@ def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
     lines = render_review(review).splitlines()
     assert lines[0] == "   bidding N: bid 2, best 3 (costs 5.5 points)"
     assert lines[2] == "   trick 8 N: played JS, best 2H (costs 0.8 points, 0.4 tricks) ?"
-    assert "trick 9" not in render_review(review) and lines[-1] == "N: 1 costly decision(s)."
+    assert "trick 9" not in render_review(review) and lines[-1] == "N: 1 costly decision."
 
 
 def test_review_summary_counts_the_points_of_unmarked_decisions():
@@ -706,5 +716,8 @@ def test_review_summary_counts_the_points_of_unmarked_decisions():
     assert "6 pkt" in seat_summary("pl", "N", small)
     assert seat_summary("en", "N", [dict(small[1])]) == "N: no costly decisions found."
     marked = small + [{"kind": "play", "cost": 12.0, "tricks_lost": 0.7, "mark": "??"}]
-    assert seat_summary("en", "E", marked) == ("E: 1 costly decision(s), 18 points lost in all"
+    assert seat_summary("en", "E", marked) == ("E: 1 costly decision, 18 points lost in all"
                                                " (about 0.7 tricks).")
+    assert seat_summary("en", "E", marked + marked[2:]).startswith("E: 2 costly decisions, ")
+    assert seat_summary("pl", "E", marked).startswith("E: 1 kosztowna decyzja, ")
+    assert seat_summary("pl", "E", marked + marked[2:]).startswith("E: 2 kosztowne decyzje, ")
