@@ -6,6 +6,8 @@ the same thing.
 
 from __future__ import annotations
 
+import re
+
 from .cards import Suit
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -143,9 +145,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "only_card": "{card} to twoja jedyna dozwolona karta.",
         "only_known_card": "{card} to jedyna z twoich znanych kart, którą możesz zagrać.",
         "must_follow": "Musisz dołożyć do koloru: {suit}.",
-        "best_card": "Najlepsza jest {card}: twoja para oczekuje {tricks:.1f} lew i {points:+.0f} pkt"
+        "best_card": "Najlepsza jest {card}: twoja para oczekuje {tricks:.1f} lewy i {points:+.0f} pkt"
                      " przewagi w {samples} symulowanych rozdaniach.",
-        "next_card": "Następna w kolejności, {card}, daje {tricks:.1f} lew i {points:+.0f} pkt przewagi.",
+        "next_card": "Następna w kolejności, {card}, daje {tricks:.1f} lewy i {points:+.0f} pkt przewagi.",
         "all_equal": "Wszystkie twoje dozwolone karty są tu tyle samo warte.",
         "equal_card": "{card} jest równie dobra.",
         "lead_partner_ruff": "Partner pokazał brak w kolorze ({suit}): może przebić {card} pikiem,"
@@ -204,7 +206,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "set_them": "Przeciwnikom brakuje {need} {tricks_word} do kontraktu {contract}: powstrzymanie ich jest"
                     " warte {value} pkt.",
         "bid_best": "Licytuj {bid}: oczekiwane ok. {points:+.0f} pkt; twoja para bierze średnio"
-                    " {tricks:.1f} lew w {samples} symulowanych rozdaniach ({solved} z nich rozwiązanych"
+                    " {tricks:.1f} lewy w {samples} symulowanych rozdaniach ({solved} z nich rozwiązanych"
                     " dokładnie).",
         "bid_rule": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
                     " zasady nila); symulacja ocenia to tylko {gap:.0f} pkt niżej niż {top},"
@@ -225,7 +227,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "bid_make_estimated": "Z prawdopodobną odzywką partnera kontrakt twojej pary wychodzi w ok."
                               " {pct:.0f}% symulowanych rozdań (rozgrywanych przy odkrytych kartach).",
         "hand_count": "Policzenie samej twojej ręki (asy, kryte króle, piki, krótkie kolory do przebijania)"
-                      " daje ok. {tricks:.1f} lew.",
+                      " daje ok. {tricks:.1f} lewy.",
         "bid_partner_unknown": "Partner jeszcze nie licytował; jego odzywka jest szacowana z każdej"
                                " symulowanej ręki.",
         "hand_partial": "Twoja ręka jest znana tylko częściowo ({known} z 13 kart): brakujące karty"
@@ -260,7 +262,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "blind_nil_after_bid": "Partner zgłosił {bid}: przy takiej osłonie ślepy nil udaje się w ok."
                                " {pct:.0f}% przypadków.",
         "review_summary": "{seat_text}: {mistakes} {decisions_word}, razem stracono {lost:.0f} pkt"
-                          " (ok. {tricks:.1f} lew).",
+                          " (ok. {tricks:.1f} lewy).",
         "review_nothing": "Nie ma czego oceniać: ręka żadnego z ocenianych graczy nie jest znana w całości"
                           " (znane karty: {seats}). Podaj wszystkie 13 kart gracza albo każdą zagraną przez"
                           " niego kartę.",
@@ -311,7 +313,10 @@ def say(lang: str, key: str, **params) -> str:
             params[word] = counted(lang, int(params[number]), forms)
     if "suit" in params and isinstance(params["suit"], int):
         params["suit"] = SUIT_WORDS.get(lang, SUIT_WORDS["en"])(params["suit"])
-    return table[key].format(**params)
+    text = table[key].format(**params)
+    if lang == "pl":  # a decimal comma (5,4 lewy; 12,5%)
+        text = re.sub(r"(?<=\d)\.(?=\d)", ",", text)
+    return text
 
 
 def join(lang: str, reasons: list[tuple[str, dict]]) -> str:

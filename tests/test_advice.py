@@ -637,6 +637,9 @@ def test_words_after_a_number_take_its_form():
     assert "brakuje 1 lewy do" in say("pl", "contract_need", need=1, contract=3)
     assert "brakuje 4 lew do" in say("pl", "contract_need", need=4, contract=5)
     assert "need 1 more trick for 6" in say("en", "set_them", need=1, contract=6, value=70)
+    # Polish writes a decimal comma, and a fraction of tricks takes "lewy"
+    assert "oczekuje 5,4 lewy i +12 pkt" in say("pl", "best_card", card="KH", tricks=5.4, points=12, samples=9)
+    assert "expects 5.4 tricks" in say("en", "best_card", card="KH", tricks=5.4, points=12, samples=9)
 
 
 def test_every_reason_reads_in_both_languages_with_the_same_figures():
