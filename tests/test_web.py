@@ -363,6 +363,26 @@ def test_bid_advice_lists_each_bid_with_its_chances(page):
     assert not page.errors
 
 
+def test_bid_advice_when_it_is_not_the_players_turn_says_whose_it_is(page):
+    # The dealer (N) bids first: S with no bids entered is not to bid yet, and the advice for N
+    # (whose cards the page does not have) must not be shown as S's.
+    page.goto("/#photo")
+    page.select_option("#bid-form select[name=dealer]", "N")
+    page.select_option("#bid-form select[name=seat]", "S")
+    page.fill("#bid-form input[name=hand]", "AS KS 7S 4S AH QH 5H KD 9D 3D 8C 6C 2C")
+    page.click("#bid-form button[type=submit]")
+    error = page.locator("#bid-advice .error")
+    error.wait_for(timeout=30_000)
+    assert "It is N's turn to bid, not yours" in error.inner_text()
+    assert page.locator("#bid-advice table.candidates").count() == 0
+    for s in "NEW":
+        page.select_option(f"#bid-form select[name=bid_{s}]", "3")
+    page.select_option("#bid-form select[name=bid_S]", "3")
+    page.click("#bid-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#bid-advice').innerText.includes('All four bids are in')")
+    assert not page.errors
+
+
 def test_a_photo_too_large_for_the_server_is_shrunk_before_it_is_sent(page, server, tmp_path):
     """A 50-megapixel phone photo (a hand fanned on a wide table) is over the server's 40
     megapixels: the page sends it shrunk to 4032 px and draws the boxes on the photo shown."""

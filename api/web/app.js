@@ -22,6 +22,8 @@ const TEXTS = {
     footer: "piki — Spades coach for real card tables",
     scanning: "Recognising cards…", scan_done: "{n} cards recognised.", no_cards: "No cards recognised.",
     thinking: "Thinking…", advice_bid: "Bid {bid}", advice_card: "Play {card}",
+    bid_turn_first: "It is {seat}'s turn to bid, not yours: enter the bids made before yours under “Bids so far” (the dealer bids first).",
+    bid_over: "All four bids are in: there is no bid left to advise.",
     expected_points: "expected points", expected_tricks: "expected tricks", win_chance: "chance to win the game", make_chance: "contract makes", nil_chance: "Chance that nil makes it: {p}%",
     cam_denied: "Camera permission was denied. Allow the camera for this site in the browser settings and press “Start camera” again — or type the bids and cards below.",
     cam_none: "No camera was found on this device. Connect a camera, or type the bids and cards below.",
@@ -58,6 +60,8 @@ const TEXTS = {
     footer: "piki — trener pików przy prawdziwym stole",
     scanning: "Rozpoznaję karty…", scan_done: "Rozpoznane karty: {n}.", no_cards: "Nie rozpoznano żadnej karty.",
     thinking: "Myślę…", advice_bid: "Deklaruj {bid}", advice_card: "Zagraj {card}",
+    bid_turn_first: "Teraz licytuje {seat}, nie ty: wpisz w „Dotychczasowe deklaracje” deklaracje złożone przed twoją (pierwszy licytuje rozdający).",
+    bid_over: "Wszystkie cztery deklaracje są już złożone: nie ma czego podpowiadać.",
     expected_points: "oczekiwane punkty", expected_tricks: "oczekiwane lewy", win_chance: "szansa na wygranie partii", make_chance: "kontrakt wychodzi", nil_chance: "Szansa na ugranie nila: {p}%",
     cam_denied: "Odmówiono dostępu do kamery. Zezwól tej stronie na kamerę w ustawieniach przeglądarki i naciśnij „Włącz kamerę” — albo wpisuj deklaracje i karty poniżej.",
     cam_none: "Nie znaleziono kamery w tym urządzeniu. Podłącz kamerę albo wpisuj deklaracje i karty poniżej.",
@@ -305,6 +309,10 @@ async function onBidAdvice(ev) {
   };
   box.textContent = t("thinking");
   try {
+    // the advice is for the seat to bid: first check that it is this player's turn
+    const st = await api("POST", "/v1/state", record);
+    if (st.phase !== "bidding") throw new Error(t("bid_over"));
+    if (st.to_act !== seat) throw new Error(t("bid_turn_first", { seat: st.to_act }));
     // cards typed in or read from a photo have been seen: too late for a blind nil
     renderAdvice(box, await api("POST", "/v1/advice/bid", record,
       { lang, time_budget: 2, cards_seen: record.hands[seat].length > 0 }));
