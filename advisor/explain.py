@@ -127,13 +127,13 @@ TEXTS: dict[str, dict[str, str]] = {
                                " nil (or blind nil) it makes only about {pct:.0f}% of the time.",
         "blind_nil_after_bid": "Partner bid {bid}: with that cover a blind nil makes about {pct:.0f}%"
                                " of the time.",
-        "review_summary": "{seat_text}: {mistakes} {decisions_word}, {lost:.0f} points lost in all"
+        "review_summary": "{seat_text}: {mistakes} {decisions_word}, {lost:.0f} {points_word} lost in all"
                           " (about {tricks:.1f} tricks).",
         "review_nothing": "Nothing to review: no reviewed seat's hand is fully known (cards known: {seats}). List all"
                           " 13 cards of a seat, or give every card it played.",
         "review_nothing_yet": "Nothing to review yet: the record has no bid or card of {seats}.",
         "review_clean": "{seat_text}: no costly decisions found.",
-        "review_clean_small": "{seat_text}: no costly decisions found; {lost:.0f} points lost in smaller"
+        "review_clean_small": "{seat_text}: no costly decisions found; {lost:.0f} {points_word} lost in smaller"
                               " choices.",
         "review_better": "Better: {text}",
         "review_bid_make": "With {bid}, your team's contract makes in about {pct:.0f}% of the simulated deals.",
@@ -261,7 +261,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                " nilu) partnera udaje się on tylko w ok. {pct:.0f}% przypadków.",
         "blind_nil_after_bid": "Partner zgłosił {bid}: przy takiej osłonie ślepy nil udaje się w ok."
                                " {pct:.0f}% przypadków.",
-        "review_summary": "{seat_text}: {mistakes} {decisions_word}, razem stracono {lost:.0f} pkt"
+        "review_summary": "{seat_text}: {mistakes} {decisions_word}, razem stracono {lost:.0f} {points_word}"
                           " (ok. {tricks:.1f} lewy).",
         "review_nothing": "Nie ma czego oceniać: ręka żadnego z ocenianych graczy nie jest znana w całości"
                           " (znane karty: {seats}). Podaj wszystkie 13 kart gracza albo każdą zagraną przez"
@@ -270,7 +270,7 @@ TEXTS: dict[str, dict[str, str]] = {
                               " graczy: {seats}.",
         "review_clean": "{seat_text}: nie znaleziono kosztownych decyzji.",
         "review_clean_small": "{seat_text}: nie znaleziono kosztownych decyzji; drobniejsze wybory"
-                              " kosztowały razem {lost:.0f} pkt.",
+                              " kosztowały razem {lost:.0f} {points_word}.",
         "review_better": "Lepiej: {text}",
         "review_bid_make": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych rozdań.",
         "review_bid_make_best": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych"
@@ -289,6 +289,7 @@ COUNTED = {
     ("tricks_word", "need"): {"en": ("trick", "tricks"), "pl": ("lewy", "lew", "lew")},
     ("decisions_word", "mistakes"): {"en": ("costly decision", "costly decisions"),
                                      "pl": ("kosztowna decyzja", "kosztowne decyzje", "kosztownych decyzji")},
+    ("points_word", "lost"): {"en": ("point", "points"), "pl": ("pkt", "pkt", "pkt")},
 }
 
 
@@ -310,7 +311,7 @@ def say(lang: str, key: str, **params) -> str:
     table = TEXTS.get(lang, TEXTS["en"])
     for (word, number), forms in COUNTED.items():
         if number in params and "{" + word + "}" in table[key]:
-            params[word] = counted(lang, int(params[number]), forms)
+            params[word] = counted(lang, round(params[number]), forms)  # as the text shows it
     if "suit" in params and isinstance(params["suit"], int):
         params["suit"] = SUIT_WORDS.get(lang, SUIT_WORDS["en"])(params["suit"])
     text = table[key].format(**params)

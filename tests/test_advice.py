@@ -724,3 +724,5 @@ def test_review_summary_counts_the_points_of_unmarked_decisions():
     assert seat_summary("en", "E", marked + marked[2:]).startswith("E: 2 costly decisions, ")
     assert seat_summary("pl", "E", marked).startswith("E: 1 kosztowna decyzja, ")
     assert seat_summary("pl", "E", marked + marked[2:]).startswith("E: 2 kosztowne decyzje, ")
+    one = [{"kind": "play", "cost": 0.6, "tricks_lost": 0.2, "mark": "?"}]
+    assert seat_summary("en", "W", one) == "W: 1 costly decision, 1 point lost in all (about 0.2 tricks)."
