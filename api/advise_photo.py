@@ -80,6 +80,10 @@ def run_advise(args: argparse.Namespace) -> int:
         print(f"piki: {args.image}: {e}", file=sys.stderr)
         return 2
     hand, warnings = hand_from_scan(scan)
+    if not hand:  # a bid for no card seen would be the bid for any hand: not this photo's answer
+        print(f"piki: {args.image}: no cards found: photograph the hand so that the corner indices are"
+              " sharp and well lit", file=sys.stderr)
+        return 2
     if len(hand) != 13:
         warnings.append(f"found {len(hand)} cards in the hand, expected 13: the advice samples the"
                         " missing ones; re-shoot with every corner visible for a sharper answer")

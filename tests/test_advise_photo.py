@@ -51,6 +51,16 @@ def test_advise_never_says_blind_nil_for_a_photographed_hand(hand_photo, capsys)
     assert "before looking at the cards" in advice["explanation"]
 
 
+def test_advise_a_photo_without_cards_exits_2(tmp_path, capsys):
+    import numpy as np
+
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), np.full((600, 800, 3), 90, np.uint8))  # an empty table
+    assert main(["advise", str(path), "--time", "0.2"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no cards found" in captured.err
+
+
 def test_advise_text_output_names_the_hand(hand_photo, capsys):
     path, _ = hand_photo
     assert main(["advise", str(path), "--time", "0.2"]) == 0
