@@ -342,11 +342,16 @@ def test_photo_upload_draws_and_reports(page, tmp_path):
         assert page.evaluate("document.querySelector('#photo-canvas').width") == 320
 
 
-def test_bid_advice_lists_each_bid_with_its_chances(page):
+def fill_bid_form(page, dealer: str = "N", seat: str = "S",
+                  cards: str = "AS KS 7S 4S AH QH 5H KD 9D 3D 8C 6C 2C") -> None:
     page.goto("/#photo")
-    page.select_option("#bid-form select[name=dealer]", "N")
-    page.select_option("#bid-form select[name=seat]", "S")
-    page.fill("#bid-form input[name=hand]", "AS KS 7S 4S AH QH 5H KD 9D 3D 8C 6C 2C")
+    page.select_option("#bid-form select[name=dealer]", dealer)
+    page.select_option("#bid-form select[name=seat]", seat)
+    page.fill("#bid-form input[name=hand]", cards)
+
+
+def test_bid_advice_lists_each_bid_with_its_chances(page):
+    fill_bid_form(page)
     page.select_option("#bid-form select[name=bid_N]", "4")
     page.select_option("#bid-form select[name=bid_E]", "3")
     page.click("#bid-form button[type=submit]")
@@ -366,10 +371,7 @@ def test_bid_advice_lists_each_bid_with_its_chances(page):
 def test_bid_advice_when_it_is_not_the_players_turn_says_whose_it_is(page):
     # The dealer (N) bids first: S with no bids entered is not to bid yet, and the advice for N
     # (whose cards the page does not have) must not be shown as S's.
-    page.goto("/#photo")
-    page.select_option("#bid-form select[name=dealer]", "N")
-    page.select_option("#bid-form select[name=seat]", "S")
-    page.fill("#bid-form input[name=hand]", "AS KS 7S 4S AH QH 5H KD 9D 3D 8C 6C 2C")
+    fill_bid_form(page)
     page.click("#bid-form button[type=submit]")
     error = page.locator("#bid-advice .error")
     error.wait_for(timeout=30_000)
