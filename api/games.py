@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.bids import bid_to_json, parse_bid, BidParseError
-from advisor.cards import Seat, parse_card, parse_seat, CardParseError
+from advisor.cards import Seat, mask_to_cards, parse_card, parse_seat, CardParseError, sort_for_display
 from advisor.record import HandRecord, RecordError, replay, state_json
 from advisor.state import HandState, IllegalEvent, Phase
 
@@ -128,6 +128,11 @@ class Game:
             "user_to_act": user is not None and st.to_act == user,
             "user_hand": (None if user is None or user not in self.record.hands
                           else [str(c) for c in st.holding(user)]),
+            # with the user's hand only partly known (a card the camera missed) the contract's
+            # "legal" is null: the known cards the user may play, so the page can offer them
+            "user_legal_known": (None if user is None or st.to_act != user or st.phase is not Phase.PLAY
+                                 or st.complete[user] or not st.held[user]
+                                 else [str(c) for c in sort_for_display(mask_to_cards(st.legal_for(st.held[user])))]),
             "hand_number": len(self.records),
             "seq": self.seq,
             "can_undo": bool(self.effective),

@@ -801,6 +801,26 @@ def test_blind_nil_is_not_advised_once_the_cards_are_seen(client):
         assert (advice["bid"] == "blind_nil") == blind, advice
 
 
+def test_a_game_offers_the_known_cards_when_the_users_hand_is_partly_known(client):
+    """The contract's "legal" needs the whole hand; with a card the camera missed the game view
+    still lists which of the user's known cards may be played (for the page's card buttons)."""
+    hands = deal(8)
+    lead = next(c for c in hands["N"] if c[1] != "S")
+    suit = lead[1]
+    known = [c for c in hands["E"] if c[1] == suit][1:] + [c for c in hands["E"] if c[1] != suit]
+    for cards, expect_partial in ((hands["E"], False), (known, True)):
+        gid = client.post("/v1/games", json={"dealer": "N", "user_seat": "E", "hand": cards}).json()["game_id"]
+        for s in "NESW":
+            client.post(f"/v1/games/{gid}/bids", json={"bid": BIDS4[s]}).raise_for_status()
+        st = client.post(f"/v1/games/{gid}/plays", json={"card": lead}).json()
+        if expect_partial:
+            assert st["legal"] is None
+            follow = sorted(c for c in known if c[1] == suit)
+            assert sorted(st["user_legal_known"]) == (follow or sorted(known))
+        else:
+            assert st["legal"] and st["user_legal_known"] is None
+
+
 def test_openapi_documents_the_endpoints(client):
     spec = client.get("/openapi.json").json()
     paths = spec["paths"]

@@ -392,7 +392,7 @@ function renderLiveState(st) {
     el("figure", {}, cardImg(p.card), el("figcaption", { text: p.seat })))));
   if (st.user_hand) {
     box.append(el("h3", { text: t("your_hand") }));
-    const legal = new Set(st.user_to_act && st.phase === "play" ? st.legal || [] : []);
+    const legal = new Set(st.user_to_act && st.phase === "play" ? st.legal || st.user_legal_known || [] : []);
     box.append(el("div", { class: "cards" }, ...st.user_hand.map(c =>
       el("button", { type: "button", class: "card-btn" + (legal.has(c) ? " legal" : ""), disabled: !legal.has(c),
         title: c, onclick: () => addPlay(c) }, cardImg(c)))));
