@@ -129,8 +129,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                " of the time.",
         "review_summary": "{seat_text}: {mistakes} {decisions_word}, {lost:.0f} {points_word} lost in all"
                           " (about {tricks:.1f} tricks).",
-        "review_nothing": "Nothing to review: no reviewed seat's hand is fully known (cards known: {seats}). List all"
-                          " 13 cards of a seat, or give every card it played.",
+        "review_nothing": "Nothing to review: no reviewed seat's hand is fully known (cards known:"
+                          " {seats}). List all 13 cards of a seat, or give every card it played.",
         "review_nothing_yet": "Nothing to review yet: the record has no bid or card of {seats}.",
         "review_clean": "{seat_text}: no costly decisions found.",
         "review_clean_small": "{seat_text}: no costly decisions found; {lost:.0f} {points_word} lost in smaller"
