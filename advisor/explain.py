@@ -200,12 +200,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "bags_near": "Twoja para ma {bags} worków: unikaj nadróbek, jeszcze {left} kosztuje {penalty} pkt.",
         "bags_near_bid": "Twoja para ma {bags} worków (jeszcze {left} kosztuje {penalty} pkt), ale"
                          " worek kosztuje na dłuższą metę około {share:.0f} pkt, gdziekolwiek wypadnie"
-                         " limit: odzywki nie podnosimy, żeby ich uniknąć, bo to naraża kontrakt.",
+                         " limit: deklaracji nie podnosimy, żeby ich uniknąć, bo to naraża kontrakt.",
         "contract_need": "Twojej parze brakuje {need} {tricks_word} do kontraktu {contract}.",
         "contract_made": "Kontrakt twojej pary ({contract}) jest już zrobiony.",
         "set_them": "Przeciwnikom brakuje {need} {tricks_word} do kontraktu {contract}: powstrzymanie ich jest"
                     " warte {value} pkt.",
-        "bid_best": "Licytuj {bid}: oczekiwane ok. {points:+.0f} pkt; twoja para bierze średnio"
+        "bid_best": "Deklaruj {bid}: oczekiwane ok. {points:+.0f} pkt; twoja para bierze średnio"
                     " {tricks:.1f} lewy w {samples} symulowanych rozdaniach ({solved} z nich rozwiązanych"
                     " dokładnie).",
         "bid_rule": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
@@ -224,11 +224,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "bid_partner": "Partner zgłosił {bid}.",
         "bid_make": "Kontrakt twojej pary ({contract}) wychodzi w ok. {pct:.0f}% symulowanych rozdań"
                     " (rozgrywanych przy odkrytych kartach).",
-        "bid_make_estimated": "Z prawdopodobną odzywką partnera kontrakt twojej pary wychodzi w ok."
+        "bid_make_estimated": "Z prawdopodobną deklaracją partnera kontrakt twojej pary wychodzi w ok."
                               " {pct:.0f}% symulowanych rozdań (rozgrywanych przy odkrytych kartach).",
         "hand_count": "Policzenie samej twojej ręki (asy, kryte króle, piki, krótkie kolory do przebijania)"
                       " daje ok. {tricks:.1f} lewy.",
-        "bid_partner_unknown": "Partner jeszcze nie licytował; jego odzywka jest szacowana z każdej"
+        "bid_partner_unknown": "Partner jeszcze nie licytował; jego deklaracja jest szacowana z każdej"
                                " symulowanej ręki.",
         "hand_partial": "Twoja ręka jest znana tylko częściowo ({known} z 13 kart): brakujące karty"
                         " ({missing}) losuje się z niewidzianych kart w każdym symulowanym rozdaniu. Dopisz"
@@ -240,11 +240,11 @@ TEXTS: dict[str, dict[str, str]] = {
                                     " wybiera spośród nich, a pozostałe losuje z niewidzianych kart w każdym"
                                     " symulowanym rozdaniu (w {pct:.0f}% z nich trzeba by zamiast tego zagrać"
                                     " brakującą kartę). Dopisz brakujące karty, a odpowiedź będzie pewniejsza.",
-        "hand_unseen": "Twojej ręki nie ma w zapisie: to odzywka dla ręki jeszcze nieoglądanej (dowolne"
-                       " 13 kart), tylko na podstawie odzywek i wyniku.",
+        "hand_unseen": "Twojej ręki nie ma w zapisie: to deklaracja dla ręki jeszcze nieoglądanej (dowolne"
+                       " 13 kart), tylko na podstawie deklaracji i wyniku.",
         "nil_chance": "Nil udałby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",
         "nil_best": "Twoja ręka jest dość słaba na nil: udaje się w {pct:.0f}% przypadków.",
-        "partner_nil": "Partner zgłosił nil, więc twoja odzywka musi nieść parę: nie licytuj też nil.",
+        "partner_nil": "Partner zgłosił nil, więc twoja deklaracja musi nieść parę: nie deklaruj też nila.",
         "blind_nil_yes": "Ślepy nil: tak. Twoja para przegrywa o {behind}; ślepy nil udaje się tylko w ok."
                          " {pct:.0f}% przypadków, ale podnosi szansę na wygranie gry z {look:.0f}% do"
                          " {blind:.0f}%. Zdecyduj, zanim spojrzysz w karty.",

@@ -96,7 +96,7 @@ def test_bid_advice_through_cli_is_legal_and_explained(tmp_path):
            "bids": {}, "plays": []}
     path = tmp_path / "r.json"
     path.write_text(json.dumps(rec))
-    for lang, word in (("en", "Bid"), ("pl", "Licytuj")):
+    for lang, word in (("en", "Bid"), ("pl", "Deklaruj")):
         out = subprocess.run([sys.executable, "-m", "api.cli", "bid", str(path), "--json", "--time", "0.3",
                               "--lang", lang], capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stderr
