@@ -22,7 +22,7 @@ from .search import (
     opponents_contract_known,
 )
 from .gamevalue import win_table
-from .inference import SampledDeal, draw_deals
+from .inference import SampledDeal, draw_deals, played_by
 from .state import HandState, Phase
 from .bots.heuristic_bid import choose_bid
 from .handeval import estimate_tricks
@@ -321,7 +321,7 @@ def _analyse_partial_hand(view: HandState, budget: float, rng: random.Random) ->
     legal = view.legal_for(known)
     deals, _ = draw_deals(view, seat, PARTIAL_PLAY_DEALS, rng)
     kept = [d for d in deals if view.legal_for(d.remaining[seat]) & known == legal]
-    left = 13 - sum(1 for s in view.play_seats if s == seat)
+    left = 13 - played_by(view)[seat].bit_count()
     if not kept:
         raise ValueError(f"only {known.bit_count()} of the {left} cards {'NESW'[seat]} still holds are known,"
                          " and in every simulated deal one of the missing cards would have to be played:"
@@ -424,7 +424,7 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
     seats = [parse_seat(seat)] if seat else [Seat(s) for s in range(4)]
     # A seat's hand is known from the record's plays too: a finished hand recorded as it was
     # played (only the player's own hand photographed) can be reviewed for every seat.
-    record = dataclasses.replace(record, hands=hands_with_plays(record, final))
+    record = dataclasses.replace(record, hands=hands_with_plays(final))
     hands = completed_hands(record.hands)
     # Without a time budget the review is the same on every run and machine: each decision is
     # judged on a fixed number of sampled deals (the seed's), however long they take.
@@ -458,13 +458,11 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
     }
 
 
-def hands_with_plays(record: HandRecord, final: HandState) -> dict[Seat, list[Card]]:
-    """Each seat's cards listed in the record together with the cards it played there."""
-    out = {s: list(record.hands.get(s, [])) for s in Seat}
-    for s, card in zip(final.play_seats, final.plays):
-        if card not in out[Seat(s)]:
-            out[Seat(s)].append(card)
-    return {s: cards for s, cards in out.items() if cards}
+def hands_with_plays(final: HandState) -> dict[Seat, list[Card]]:
+    """Each seat's cards known in the record (listed, or the one hand the other three leave)
+    together with the cards it played there."""
+    played = played_by(final)
+    return {s: mask_to_cards(cards) for s in Seat if (cards := final.known[s] | played[s])}
 
 
 def seat_summary(lang: str, seat_text: str, decisions: list[dict]) -> str:
