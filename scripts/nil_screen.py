@@ -71,6 +71,7 @@ def north_bid(view, nil: bool, seen: dict) -> int:
     finally:
         advice.NIL_MIN_PROBABILITY, advice.RULE_NIL_MIN_PROBABILITY = keep
     seen["nil_p"] = advised["nil_probability"]
+    seen["advised"] = advised["bid"]
     if nil:
         return NIL
     if advised["bid"] != "blind_nil":
@@ -102,7 +103,7 @@ def play(seed: int, index: int, pimc, others, nil: bool = True) -> dict:
     ns, ew = state.score()
     nils = [n for n in ns.nils if n.seat == Seat.N]
     return {"deal": index, "made": bool(nils[0].made) if nils else None, "bids": list(state.bids),
-            "nil_p": seen["nil_p"], "ns_points": ns.hand_points, "ew_points": ew.hand_points,
+            "nil_p": seen["nil_p"], "advised": seen["advised"], "ns_points": ns.hand_points, "ew_points": ew.hand_points,
             "ns_value": hand_value(state.rules, ns), "ew_value": hand_value(state.rules, ew),
             "engine": engine_fingerprint()}
 
