@@ -176,3 +176,22 @@ def test_an_opponents_nil_leaves_their_hand_to_the_usual_spread(monkeypatch):
         monkeypatch.setattr(search, "JOINT_END", joint)
         values[joint] = bid_evaluations(st, model, [4, 5])
     assert values[True] == values[False]
+
+
+def test_a_nil_search_cut_short_counts_as_the_measured_share_of_made_nils():
+    # Deal 98, East to bid and lead with a hand fit for nil: at 300,000 nodes the team's tricks
+    # are solved but the nil's search (half the limit) is cut short; with the full limit it ends.
+    from advisor import search
+    from advisor.cards import SEATS
+    from advisor.inference import SampledDeal
+
+    hands = deal(random.Random(98))
+    masks = tuple(cards_to_mask(hands[s]) for s in SEATS)
+    state = HandState(Rules(), Seat.E, hands)
+    sample = SampledDeal(masks, masks)
+    team, nil_ok, partner_alone = search._solve_for_bid(state, sample, 300_000, fresh=True)
+    assert nil_ok == search.NIL_CUT_MADE
+    assert partner_alone == team  # not searched for a nil that is not known to make
+    full_team, full_nil, _ = search._solve_for_bid(state, sample, None, fresh=True)
+    assert full_team == team and full_nil in (0.0, 1.0)
+    assert 0.5 < search.NIL_CUT_MADE < 1.0
