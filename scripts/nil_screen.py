@@ -4,6 +4,8 @@
     python scripts/nil_screen.py --compare A.jsonl B.jsonl               # two engines, paired
     python scripts/nil_screen.py --north no-nil --out FILE.jsonl          # the same deals, no nil
     python scripts/nil_screen.py --choice NIL.jsonl NO_NIL.jsonl          # nil or not, by its odds
+    python scripts/nil_screen.py --reask NIL.jsonl --out ADVICE.jsonl     # the bid advice again
+    python scripts/nil_screen.py --choice NIL.jsonl NO_NIL.jsonl --advice ADVICE.jsonl
     python scripts/nil_screen.py --defend --out FILE.jsonl                # East's nil, the engine defending
 
 Each deal is random (a random dealer and start score) among those where North's hand is fit for
@@ -17,6 +19,12 @@ their nil play and cover on the same deals (the bidding of South may differ with
 With ``--north no-nil`` North bids what the engine advises with the nil ruled out, and
 ``--choice`` pairs such a file with a nil file of the same seed: what the nil gained or lost
 against the other bid, by the chance the advice gave the nil (``nil_p``, kept in both files).
+
+``--reask NIL.jsonl --out FILE`` asks the engine on the path again for North's bid at each deal of
+a nil file (the same ``--seed``; the bids before North's are the file's), without playing: its
+bid and nil chance a deal. ``--choice NIL NO_NIL --advice FILE`` then also scores those choices
+against the played outcomes — what an engine's nil decisions and quoted chances would have come to
+on the same deals, without playing them again.
 
 With ``--defend`` the deal is turned a seat on: East (the heuristic or ``--opponents`` bot)
 holds the hand fit for nil and bids nil, North and South (the engine) defend; ``made`` is East's
@@ -42,8 +50,9 @@ from advisor.bots.heuristic_bid import can_bid_nil  # noqa: E402
 from advisor.cards import Seat, cards_to_mask  # noqa: E402
 from advisor.match import wilson  # noqa: E402
 from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
+from advisor.rules import Rules  # noqa: E402
 from advisor.search import hand_value  # noqa: E402
-from advisor.state import deal  # noqa: E402
+from advisor.state import HandState, deal  # noqa: E402
 from hand_screen import append_rows, load, mean_se, play_out  # noqa: E402
 
 
@@ -79,6 +88,23 @@ def north_bid(view, nil: bool, seen: dict) -> int:
     # a blind nil comes from the score alone: take the best bid of tricks instead
     tricks = [c for c in advised["candidates"] if isinstance(c["bid"], int) and c["bid"] > 0]
     return max(tricks, key=lambda c: c["expected_points"])["bid"]
+
+
+def north_view(seed: int, index: int, bids: list) -> HandState:
+    """North's view of the screen's deal ``index`` at its bid: its own hand, the bids before it
+    (``bids`` by seat, as a screen file keeps them)."""
+    dealer, hands, points, bags = nil_deal(seed, index)
+    view = HandState(Rules(), dealer, {Seat.N: hands[Seat.N]}, points, bags)
+    while view.to_act != Seat.N:
+        view.apply(bids[view.to_act])
+    return view
+
+
+def reask(seed: int, index: int, row: dict) -> dict:
+    """The engine's bid advice for North at a played deal of the nil screen: its bid and nil chance."""
+    advised = analyse_bid(north_view(seed, index, row["bids"]), seed=0)
+    return {"deal": index, "advised": advised["bid"], "nil_p": advised["nil_probability"],
+            "engine": engine_fingerprint()}
 
 
 def defend(seed: int, index: int, pimc, others) -> dict:
@@ -133,10 +159,12 @@ def compare(a: Path, b: Path) -> None:
 BANDS = [(0.0, 0.5), (0.5, 0.55), (0.55, 0.6), (0.6, 0.65), (0.65, 0.7), (0.7, 0.8), (0.8, 1.01)]
 
 
-def choice(nil_file: Path, other_file: Path) -> None:
+def choice(nil_file: Path, other_file: Path, advice_file: Path | None = None) -> None:
     """Nil against the other bid on the same deals, by the nil chance the advice gave: N-S minus
-    E-W hand value (bags at their long-run cost) with the nil less without it."""
+    E-W hand value (bags at their long-run cost) with the nil less without it; with
+    ``advice_file`` (rows of ``--reask``) also what that advice's own nil choices come to."""
     a, b = load(nil_file), load(other_file)
+    advice_rows = load(advice_file) if advice_file else None
     both = sorted(k for k in set(a) & set(b) if "nil_p" in a[k])
     print(f"{len(both)} deals in both; nil less the other bid, N-S minus E-W a deal")
     print(f"{'nil chance':<12}{'deals':>6}{'nils made':>10}{'gain':>8}{'se':>6}")
@@ -148,6 +176,19 @@ def choice(nil_file: Path, other_file: Path) -> None:
                             - (b[k]["ns_value"] - b[k]["ew_value"]) for k in keys])
         made = sum(a[k]["made"] for k in keys) / len(keys)
         print(f"{lo:.2f}-{min(hi, 1.0):.2f}   {len(keys):>6}{made:>10.2f}{mean:>+8.1f}{se:>6.1f}")
+    if advice_rows is None:
+        return
+    keys = [k for k in both if k in advice_rows]
+    nils = [k for k in keys if advice_rows[k]["advised"] == 0]
+    made = sum(a[k]["made"] for k in nils)
+    mean, se = mean_se([(a[k]["ns_value"] - a[k]["ew_value"]) - (b[k]["ns_value"] - b[k]["ew_value"])
+                        if k in nils else 0.0 for k in keys])
+    brier = sum((advice_rows[k]["nil_p"] - a[k]["made"]) ** 2 for k in keys) / max(1, len(keys))
+    quoted = sum(advice_rows[k]["nil_p"] for k in keys) / max(1, len(keys))
+    print(f"the advice's choices on {len(keys)} deals: {len(nils)} nils, made {made} "
+          f"({made / max(1, len(nils)):.3f}); gain over never bidding nil {mean:+.1f} a deal (se {se:.1f}); "
+          f"its chance {quoted:.3f} against {sum(a[k]['made'] for k in keys) / max(1, len(keys)):.3f} "
+          f"made, Brier {brier:.4f}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,15 +204,24 @@ def main(argv: list[str] | None = None) -> int:
                     help="the bot at East and West (a registry name; default heuristic)")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"))
     ap.add_argument("--choice", type=Path, nargs=2, metavar=("NIL", "NO_NIL"))
+    ap.add_argument("--advice", type=Path, metavar="FILE",
+                    help="with --choice: rows of --reask, whose nil choices are scored")
+    ap.add_argument("--reask", type=Path, metavar="NIL_FILE",
+                    help="ask the engine again for North's bid at each deal of NIL_FILE (to --out)")
     args = ap.parse_args(argv)
     if args.compare:
         compare(*args.compare)
         return 0
     if args.choice:
-        choice(*args.choice)
+        choice(*args.choice, args.advice)
         return 0
     if args.out is None:
         ap.error("--out FILE is needed to play (or --compare A B)")
+    if args.reask:
+        played = load(args.reask)
+        append_rows(args.out, sorted(played), lambda index: reask(args.seed, index, played[index]),
+                    report=lambda rows, i: f"deal {i}: {rows[i]['advised']} ({rows[i]['nil_p']:.2f})")
+        return 0
     try:
         pimc, others = get_bot("pimc"), get_bot(args.opponents)
     except BotUnavailable as e:

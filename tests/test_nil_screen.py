@@ -91,3 +91,32 @@ def test_the_screens_take_another_bot_at_east_and_west(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         nil_screen.main(["--opponents", "nobody", "--out", str(tmp_path / "x.jsonl")])
     assert exc.value.code == 2 and "unknown bot 'nobody'" in capsys.readouterr().err
+
+
+def test_reask_puts_north_back_at_its_bid_and_scores_the_advices_choices(tmp_path, capsys):
+    heuristic = get_bot("heuristic")
+    nil_rows = {i: nil_screen.play(7, i, heuristic, heuristic, nil=True) for i in range(2)}
+    other_rows = {i: nil_screen.play(7, i, heuristic, heuristic, nil=False) for i in range(2)}
+    for index, row in nil_rows.items():
+        view = nil_screen.north_view(7, index, row["bids"])
+        assert view.to_act == Seat.N and view.held[Seat.N].bit_count() == 13
+        before = [s for s in Seat if view.bids[s] is not None]
+        assert all(view.bids[s] == row["bids"][s] for s in before) and Seat.N not in before
+        asked = nil_screen.reask(7, index, row)
+        assert asked["deal"] == index and 0 <= asked["nil_p"] <= 1
+        assert asked["advised"] == "blind_nil" or 0 <= asked["advised"] <= 13
+    advice_rows = {0: {"deal": 0, "advised": 0, "nil_p": 1.0}, 1: {"deal": 1, "advised": 3, "nil_p": 0.0}}
+    files = []
+    for name, rows in (("nil", nil_rows), ("other", other_rows), ("advice", advice_rows)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows.values()))
+        files.append(path)
+    nil_screen.choice(*files)
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    gain = ((nil_rows[0]["ns_value"] - nil_rows[0]["ew_value"])
+            - (other_rows[0]["ns_value"] - other_rows[0]["ew_value"])) / 2  # one nil of two deals
+    made = int(nil_rows[0]["made"])
+    assert last.startswith(f"the advice's choices on 2 deals: 1 nils, made {made} ")
+    assert f"gain over never bidding nil {gain:+.1f} a deal" in last
+    brier = ((1.0 - made) ** 2 + (0.0 - int(nil_rows[1]["made"])) ** 2) / 2
+    assert f"Brier {brier:.4f}" in last
