@@ -1,0 +1,114 @@
+"""Two match runs' hands, compared where they met the same position.
+
+    python scripts/paired_runs.py FIRST-hands.jsonl.gz SECOND-hands.jsonl.gz
+
+Runs of the same ``--seed`` deal the same cards to the same hand of the same game, but the games
+drift apart (other scores, other dealers' turns once a game ends earlier). Where both runs reached
+the same hand with the same situation (cards, dealer, score and bags before it), this compares:
+
+- the bids of the team under test (``a_team``) made with the same bids before them: how often
+  they differ, the mean difference of the bids of tricks, and the nils in each run;
+- the hands where all four bids were the same: how often that team was set in each run (set in
+  one only, in both) and its mean tricks.
+
+It tells whether two engines decide differently in the same places, which a difference in their
+match figures alone cannot (those also come from the positions each run happened to reach).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from advisor.bids import BLIND_NIL, is_nil  # noqa: E402
+from advisor.record import HandRecord, replay  # noqa: E402
+
+SEATS = "NESW"
+
+
+def load(path: str) -> dict[tuple[int, int, int], dict]:
+    """A hands file's last copy of each (deal set, game, hand)."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt") as f:
+        rows = (json.loads(line) for line in f if line.strip())
+        return {(r["deal_set"], r["game"], r["hand"]): r for r in rows}
+
+
+def bidding_order(record: dict) -> list[str]:
+    first = SEATS.index(record["dealer"])
+    return [SEATS[(first + i) % 4] for i in range(4)]
+
+
+def same_situation(a: dict, b: dict) -> bool:
+    keys = ("hands", "dealer", "score_before", "bags_before")
+    return a["a_team"] == b["a_team"] and all(a["record"][k] == b["record"][k] for k in keys)
+
+
+def _nil(bid) -> bool:
+    return bid == "blind_nil" or bid == BLIND_NIL or is_nil(bid)
+
+
+def compare(first: dict, second: dict) -> dict:
+    bids = {"positions": 0, "differ": 0, "sum_diff": 0, "tricks_bids": 0, "nils": [0, 0]}
+    hands = {"hands": 0, "set": [0, 0], "set_both": 0, "tricks": [0, 0]}
+    for key in sorted(set(first) & set(second)):
+        a, b = first[key], second[key]
+        if not same_situation(a, b):
+            continue
+        ra, rb = a["record"], b["record"]
+        team = a["a_team"]
+        order = bidding_order(ra)
+        for i, seat in enumerate(order):
+            if seat not in team:
+                continue
+            if any(ra["bids"].get(s) != rb["bids"].get(s) for s in order[:i]):
+                break
+            x, y = ra["bids"].get(seat), rb["bids"].get(seat)
+            if x is None or y is None:
+                break
+            bids["positions"] += 1
+            bids["differ"] += x != y
+            bids["nils"][0] += _nil(x)
+            bids["nils"][1] += _nil(y)
+            if not _nil(x) and not _nil(y):
+                bids["tricks_bids"] += 1
+                bids["sum_diff"] += y - x
+        if ra["bids"] != rb["bids"] or len(ra["plays"]) < 52 or len(rb["plays"]) < 52:
+            continue
+        hands["hands"] += 1
+        sets = []
+        for i, record in enumerate((ra, rb)):
+            ns, ew = replay(HandRecord.from_json(record)).score()
+            ours = (ns if team == "NS" else ew).to_json()
+            hands["tricks"][i] += ours["tricks"]
+            sets.append(ours["contract"] > 0 and ours["made"] is False)
+        hands["set_both"] += sets[0] and sets[1]
+        for i in range(2):
+            hands["set"][i] += sets[i] and not sets[1 - i]
+    return {"bids": bids, "hands": hands}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("first")
+    ap.add_argument("second")
+    args = ap.parse_args(argv)
+    out = compare(load(args.first), load(args.second))
+    b, h = out["bids"], out["hands"]
+    mean = b["sum_diff"] / max(1, b["tricks_bids"])
+    print(f"bids with the same situation and bids before them: {b['positions']}, differing {b['differ']};"
+          f" nils {b['nils'][0]} / {b['nils'][1]}; bids of tricks (second - first) {mean:+.3f} on {b['tricks_bids']}")
+    n = max(1, h["hands"])
+    print(f"hands with the same four bids: {h['hands']}; set only in the first {h['set'][0]}, only in the"
+          f" second {h['set'][1]}, in both {h['set_both']}; tricks {h['tricks'][0] / n:.2f} /"
+          f" {h['tricks'][1] / n:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""scripts/paired_runs.py: two runs' hands compared where they reached the same position."""
+from __future__ import annotations
+
+import copy
+import gzip
+import json
+from pathlib import Path
+
+from script_loader import load_script
+
+paired_runs = load_script("scripts/paired_runs.py")
+HANDS = Path(__file__).resolve().parents[1] / "benchmarks/matches/pimc-heuristic-seed11-r5-hands.jsonl.gz"
+
+
+def _first_rows(n: int) -> list[dict]:
+    with gzip.open(HANDS, "rt") as f:
+        rows = [json.loads(line) for _, line in zip(range(n), f)]
+    return [r for r in rows if len(r["record"]["plays"]) == 52]
+
+
+def test_the_same_run_twice_agrees_everywhere_and_one_changed_bid_shows(tmp_path, capsys):
+    rows = _first_rows(12)
+    first = {(r["deal_set"], r["game"], r["hand"]): r for r in rows}
+    same = paired_runs.compare(first, first)
+    assert same["bids"]["differ"] == 0 and same["bids"]["sum_diff"] == 0
+    assert same["hands"]["hands"] == len(rows) and same["hands"]["set"] == [0, 0]
+    assert same["bids"]["positions"] >= len(rows)  # at least the team's first bidder each hand
+    # raise the team's first bid of tricks in one hand by one
+    second = copy.deepcopy(first)
+    key, row = next((k, r) for k, r in second.items()
+                    if r["record"]["bids"][next(s for s in paired_runs.bidding_order(r["record"])
+                                                if s in r["a_team"])] not in (0, "blind_nil"))
+    seat = next(s for s in paired_runs.bidding_order(row["record"]) if s in row["a_team"])
+    row["record"]["bids"][seat] += 1
+    out = paired_runs.compare(first, second)
+    assert out["bids"]["differ"] == 1 and out["bids"]["sum_diff"] == 1
+    assert out["hands"]["hands"] == len(rows) - 1  # that hand's bids are no longer the same
+    paths = []
+    for name, rows_by_key in (("a", first), ("b", second)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows_by_key.values()))
+        paths.append(str(path))
+    assert paired_runs.main(paths) == 0
+    assert ", differing 1;" in capsys.readouterr().out
