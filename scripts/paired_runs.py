@@ -1,6 +1,7 @@
 """Two match runs' hands, compared where they met the same position.
 
     python scripts/paired_runs.py FIRST-hands.jsonl.gz SECOND-hands.jsonl.gz
+    python scripts/paired_runs.py --games FIRST.jsonl SECOND.jsonl   # two match checkpoints
 
 Runs of the same ``--seed`` deal the same cards to the same hand of the same game, but the games
 drift apart (other scores, other dealers' turns once a game ends earlier). Where both runs reached
@@ -13,6 +14,9 @@ the same hand with the same situation (cards, dealer, score and bags before it),
 
 It tells whether two engines decide differently in the same places, which a difference in their
 match figures alone cannot (those also come from the positions each run happened to reach).
+
+``--games`` pairs two runs' checkpoints game by game instead (the same deal set and seating):
+the games side A won in each, those it won in one run only, and a two-sided sign test on those.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -93,11 +98,38 @@ def compare(first: dict, second: dict) -> dict:
     return {"bids": bids, "hands": hands}
 
 
+def game_winners(path: str) -> dict[tuple[int, bool], str]:
+    """A match checkpoint's winner ("A", "B" or a draw's None) of each (deal set, swapped) game."""
+    with open(path) as f:
+        lines = [json.loads(line) for line in f if line.strip()][1:]  # the first line is the header
+    return {(g["deal_set"], g["swapped"]): g["winner"] for line in lines for g in line["games"]}
+
+
+def sign_test(a: int, b: int) -> float:
+    """Two-sided p of a split ``a`` : ``b`` of the games won by one run only."""
+    n = a + b
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(min(a, b) + 1)) / 2 ** n) if n else 1.0
+
+
+def compare_games(first: dict, second: dict) -> dict:
+    keys = sorted(set(first) & set(second))
+    only = [sum(x[k] == "A" and y[k] != "A" for k in keys) for x, y in ((first, second), (second, first))]
+    return {"games": len(keys), "wins": [sum(r[k] == "A" for k in keys) for r in (first, second)],
+            "only": only, "p": sign_test(*only)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("first")
     ap.add_argument("second")
+    ap.add_argument("--games", action="store_true", help="the files are match checkpoints: pair the games")
     args = ap.parse_args(argv)
+    if args.games:
+        g = compare_games(game_winners(args.first), game_winners(args.second))
+        print(f"{g['games']} games in both: side A won {g['wins'][0]} in the first, {g['wins'][1]} in the"
+              f" second; only in the first {g['only'][0]}, only in the second {g['only'][1]}"
+              f" (sign test p = {g['p']:.2f})")
+        return 0
     out = compare(load(args.first), load(args.second))
     b, h = out["bids"], out["hands"]
     mean = b["sum_diff"] / max(1, b["tricks_bids"])

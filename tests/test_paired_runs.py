@@ -42,3 +42,20 @@ def test_the_same_run_twice_agrees_everywhere_and_one_changed_bid_shows(tmp_path
         paths.append(str(path))
     assert paired_runs.main(paths) == 0
     assert ", differing 1;" in capsys.readouterr().out
+
+
+def test_games_are_paired_by_deal_set_and_seating(tmp_path, capsys):
+    def checkpoint(path, winners):
+        header = {"format": "piki-match-checkpoint/1"}
+        games = [{"deal_set": k // 2, "swapped": bool(k % 2), "winner": w} for k, w in enumerate(winners)]
+        path.write_text(json.dumps(header) + "\n" + json.dumps({"games": games[:3]}) + "\n"
+                        + json.dumps({"games": games[3:]}) + "\n")
+        return str(path)
+
+    first = checkpoint(tmp_path / "a.jsonl", ["A", "A", "B", "A", None, "A"])
+    second = checkpoint(tmp_path / "b.jsonl", ["A", "B", "B", "B", "A", "B"])
+    out = paired_runs.compare_games(paired_runs.game_winners(first), paired_runs.game_winners(second))
+    assert out == {"games": 6, "wins": [4, 2], "only": [3, 1], "p": paired_runs.sign_test(3, 1)}
+    assert paired_runs.sign_test(3, 1) == 2 * (1 + 4) / 16 and paired_runs.sign_test(0, 0) == 1.0
+    assert paired_runs.main(["--games", first, second]) == 0
+    assert "only in the first 3, only in the second 1" in capsys.readouterr().out
