@@ -39,7 +39,7 @@ NIL_BID_TIE_POINTS = 40.0  # the same for a nil chosen by the nil rules
 # se 21; from 0.6 up +50 to +75), and of the third acceptance run's last 391 nils, those the
 # advice gives 0.55-0.6 again made 67% against 78% for all (benchmarks/README.md, "Nil or not").
 # With the chance calibrated (search.NIL_CUT_MADE), 0.6 still gives the most points on two
-# forced-nil screens; 0.68 would lift the made rate from 77% to 81% for 4.6 points a nil-fit deal.
+# forced-nil screens; 0.68 would lift the made rate from 76.5% to 80.6% for 4.6 points a nil-fit deal.
 RULE_NIL_MIN_PROBABILITY = 0.6
 # The bid with the best chance to win the game replaces the one with the most expected points
 # when it is worth this much more, counted in points at the current score (see _points_slope).
