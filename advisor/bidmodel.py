@@ -151,20 +151,24 @@ def correction(residuals: list[float], prior: tuple[float, float] = UNBIASED) ->
 
 
 # Logistic fit of "the nil takes no trick double-dummy" on random deals with nil_risk <= 1.6
-# (scripts/fit_bid_model.py): intercept, nil_risk, the heuristic bot's nil_danger.
-NIL_WEIGHTS = (0.909, -1.478, -0.694)
+# (scripts/fit_bid_model.py): intercept, nil_risk, the heuristic bot's nil_danger, and whether
+# the nil bidder leads the first trick.
+NIL_WEIGHTS = (0.695, -1.29, -0.729, 0.29)
 # The same fit on nils played out by the heuristic bot at all four seats: real play makes far
 # more nils than double dummy, where the defenders see every card (0.72 against 0.38 for the
-# hands the heuristic bot bids nil with).
-NIL_PLAY_WEIGHTS = (1.921, -1.242, -0.546)
+# hands the heuristic bot bids nil with). The first lead helps a nil double dummy (it chooses the
+# suit) and hurts it in real play: without this term the double-dummy verdicts of a nil on lead
+# rose above the prior and lifted its quoted chance, and the dealer's nils (who bids first and
+# leads) made 0.57 on the forced-nil screens at a quoted 0.65.
+NIL_PLAY_WEIGHTS = (1.949, -1.239, -0.547, -0.123)
 NIL_DD_WEIGHT = 0.5  # how far the position's own double-dummy verdicts move the real-play prior
 
 
-def _logistic(weights, hand: int) -> float:
+def _logistic(weights, hand: int, leads: bool) -> float:
     from .bots.heuristic_bid import nil_danger
     from .handeval import nil_risk
 
-    z = weights[0] + weights[1] * nil_risk(hand) + weights[2] * nil_danger(hand)
+    z = weights[0] + weights[1] * nil_risk(hand) + weights[2] * nil_danger(hand) + weights[3] * leads
     return 1.0 / (1.0 + math.exp(-z))
 
 
@@ -173,26 +177,29 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def nil_prior(hand: int) -> float:
-    """Probability that a nil with this 13-card hand makes double-dummy, from the hand alone."""
-    return _logistic(NIL_WEIGHTS, hand)
+def nil_prior(hand: int, leads: bool = False) -> float:
+    """Probability that a nil with this 13-card hand makes double-dummy, from the hand alone (and
+    whether its bidder leads the first trick)."""
+    return _logistic(NIL_WEIGHTS, hand, leads)
 
 
-def nil_play_prior(hand: int) -> float:
-    """Probability that a nil with this 13-card hand makes in real play, from the hand alone."""
-    return _logistic(NIL_PLAY_WEIGHTS, hand)
+def nil_play_prior(hand: int, leads: bool = False) -> float:
+    """Probability that a nil with this 13-card hand makes in real play, from the hand alone (and
+    whether its bidder leads the first trick)."""
+    return _logistic(NIL_PLAY_WEIGHTS, hand, leads)
 
 
-def nil_probability(hand: int | list[int], made: int, solved: int) -> float:
+def nil_probability(hand: int | list[int], made: float, solved: int, leads: bool = False) -> float:
     """Real-play probability that a nil makes, given ``made`` of ``solved`` sampled deals made it
     double-dummy: the hand's real-play prior, moved by how this position's double-dummy verdicts
     differ from what the hand alone predicts (they see the bids, the partner, the shown voids).
+    ``leads``: the nil bidder leads the first trick (both priors know what that does).
 
     ``hand`` may be a list of 13-card hands: the sampled completions of a hand only partly known,
     whose priors are averaged."""
     hands = hand if isinstance(hand, list) else [hand]
-    dd_prior = sum(map(nil_prior, hands)) / len(hands)
-    play_prior = sum(map(nil_play_prior, hands)) / len(hands)
+    dd_prior = sum(nil_prior(h, leads) for h in hands) / len(hands)
+    play_prior = sum(nil_play_prior(h, leads) for h in hands) / len(hands)
     p_dd = (made + PRIOR_WEIGHT * dd_prior) / (solved + PRIOR_WEIGHT)
     z = _logit(play_prior) + NIL_DD_WEIGHT * (_logit(p_dd) - _logit(dd_prior))
     return 1.0 / (1.0 + math.exp(-z))

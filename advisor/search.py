@@ -585,12 +585,13 @@ def bid_samples(
         residuals.append(team_tricks - estimates[i])
     shift, sigma = correction(residuals, prior)
     made = sum(s.nil_ok for s in solved)
+    leads = int(state.first) == seat
     if hide_hand:  # a blind nil: nothing but the double-dummy verdicts, which are pessimistic
         nil_p = made / len(solved)
     elif state.complete[seat]:
-        nil_p = nil_probability(state.held[seat], made, len(solved))
+        nil_p = nil_probability(state.held[seat], made, len(solved), leads)
     else:  # a hand only partly known: the priors of the sampled completions
-        nil_p = nil_probability([d.initial[seat] for d in to_solve], made, len(solved))
+        nil_p = nil_probability([d.initial[seat] for d in to_solve], made, len(solved), leads)
     return BidModel(
         solved=solved,
         means=[e + shift for e in estimates],

@@ -1,14 +1,16 @@
 """Fit the bid model's constants (advisor/bidmodel.py) on double-dummy results of random deals.
 
-    python scripts/fit_bid_model.py [--deals 600] [--nil-deals 600] [--seed 11] [--jobs 2]
+    python scripts/fit_bid_model.py [--deals 600] [--nil-deals 600] [--seed 11] [--jobs 2] [--nil-only]
 
 1. Team tricks: random deals, a random first leader, N-S double-dummy tricks; each deal gives two
    rows (N-S and E-W). Least squares of tricks on ``team_features``; prints the weights and the
    root-mean-square error on the last quarter (held out from the fit used for that figure).
-2. Nil: random deals where N's hand has ``nil_risk`` <= 1.6; does N's nil take a trick
-   double-dummy (partner covering, opponents attacking)? Logistic fit on nil_risk and nil_danger.
+2. Nil: random deals where N's hand has ``nil_risk`` <= 1.6, a random first leader; does N's nil
+   take a trick double-dummy (partner covering, opponents attacking)? Logistic fit on nil_risk,
+   nil_danger and whether the nil bidder leads the first trick.
 3. Nil in real play: random deals, one seat whose hand has ``nil_risk`` <= 1.6 bids nil, the
    others bid and all four play as the heuristic bot; the same logistic fit on the outcome.
+``--nil-only`` skips the team rows.
 Copy the printed numbers into LINEAR_WEIGHTS, LINEAR_PRIOR_SIGMA, NIL_WEIGHTS and NIL_PLAY_WEIGHTS
 (the estimate the advice uses is the network of scripts/fit_trick_net.py).
 """
@@ -58,8 +60,9 @@ def nil_row(seed: int):
         masks = _masks(rng)
         if nil_risk(masks[0]) <= NIL_HOPELESS:
             break
-    took = solve(masks, rng.randrange(4), [], False, False, 0b0001, 0b1010, cap=1, node_limit=LIMIT)
-    return None if took is None else (masks[0], took == 0)
+    leader = rng.randrange(4)
+    took = solve(masks, leader, [], False, False, 0b0001, 0b1010, cap=1, node_limit=LIMIT)
+    return None if took is None else (masks[0], took == 0, leader == 0)
 
 
 def nil_play_row(seed: int):
@@ -90,7 +93,7 @@ def nil_play_row(seed: int):
         state.apply(action)
         for v in views.values():
             v.apply(action)
-    return cards_to_mask(hands[nil_seat]), state.tricks[nil_seat] == 0
+    return cards_to_mask(hands[nil_seat]), state.tricks[nil_seat] == 0, state.first == nil_seat
 
 
 def fit_team(rows) -> None:
@@ -109,10 +112,10 @@ def fit_team(rows) -> None:
 
 
 def fit_nil(rows, name: str = "NIL_WEIGHTS") -> None:
-    x = np.array([[1.0, nil_risk(m), nil_danger(m)] for m, _ in rows])
-    y = np.array([ok for _, ok in rows], float)
-    w = np.zeros(3)
-    for _ in range(20000):  # plain gradient ascent on the log-likelihood: 3 parameters
+    x = np.array([[1.0, nil_risk(m), nil_danger(m), float(leads)] for m, _, leads in rows])
+    y = np.array([ok for _, ok, _ in rows], float)
+    w = np.zeros(4)
+    for _ in range(20000):  # plain gradient ascent on the log-likelihood: 4 parameters
         p = 1 / (1 + np.exp(-x @ w))
         w += 0.05 * x.T @ (y - p) / len(y)
     print(f"nil rows {len(y)}, made {y.mean():.3f}")
@@ -126,13 +129,16 @@ def main() -> int:
     ap.add_argument("--nil-plays", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--nil-only", action="store_true", help="fit the nil weights only")
     args = ap.parse_args()
     with multiprocessing.Pool(args.jobs) as pool:
         base = args.seed * 1_000_000
-        team = [r for r in pool.map(team_row, range(base, base + args.deals), chunksize=8) if r]
+        deals = 0 if args.nil_only else args.deals
+        team = [r for r in pool.map(team_row, range(base, base + deals), chunksize=8) if r]
         nil = [r for r in pool.map(nil_row, range(base, base + args.nil_deals), chunksize=8) if r]
         played = pool.map(nil_play_row, range(base, base + args.nil_plays), chunksize=32)
-    fit_team(team)
+    if team:
+        fit_team(team)
     fit_nil(nil)
     fit_nil(played, "NIL_PLAY_WEIGHTS")
     return 0

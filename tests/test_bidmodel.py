@@ -87,6 +87,15 @@ def test_nil_probability_moves_with_the_double_dummy_verdicts():
     assert nil_probability(hand, 0, 0) == pytest.approx(prior)
 
 
+def test_a_nil_on_lead_is_quoted_lower_for_the_same_verdicts():
+    # The first lead helps a nil double dummy and hurts it in real play: the same share of made
+    # deals says less for a nil that leads, and its real-play prior is lower.
+    hand = _mask("2S 3S 2H 3H 4H 6H 2D 3D 4D 7D 2C 3C JC")
+    assert nil_prior(hand, leads=True) > nil_prior(hand) and nil_play_prior(hand, leads=True) < nil_play_prior(hand)
+    for made, solved in ((0, 0), (0, 10), (5.5, 10), (10, 10)):
+        assert nil_probability(hand, made, solved, leads=True) < nil_probability(hand, made, solved)
+
+
 def _set_chance_of(outcomes) -> float:
     return sum(p for p, score in outcomes if score.made is False)
 
