@@ -159,7 +159,7 @@ NIL_WEIGHTS = (0.695, -1.29, -0.729, 0.29)
 # hands the heuristic bot bids nil with). The first lead helps a nil double dummy (it chooses the
 # suit) and hurts it in real play: without this term the double-dummy verdicts of a nil on lead
 # rose above the prior and lifted its quoted chance, and the dealer's nils (who bids first and
-# leads) made 0.57 on the forced-nil screens at a quoted 0.65.
+# leads) made 0.57 on the forced-nil screens at a quoted 0.64.
 NIL_PLAY_WEIGHTS = (1.949, -1.239, -0.547, -0.123)
 NIL_DD_WEIGHT = 0.5  # how far the position's own double-dummy verdicts move the real-play prior
 
