@@ -110,6 +110,12 @@ def mean_se(values: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(sum((x - mean) ** 2 for x in values) / max(1, n - 1) / n)
 
 
+def sign_test(a: int, b: int) -> float:
+    """Two-sided p of a split ``a`` : ``b`` of the cases one side won alone (a sign test)."""
+    n = a + b
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(min(a, b) + 1)) / 2 ** n) if n else 1.0
+
+
 def parts(team: dict) -> dict[str, float]:
     """A team's hand points split by kind; bags at their long-run cost, not their point."""
     nil_points = sum(n["points"] for n in team["nils"])

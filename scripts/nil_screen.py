@@ -34,7 +34,6 @@ nil. ``--compare`` pairs two such files the same way.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 from pathlib import Path
@@ -53,7 +52,7 @@ from advisor.match_checkpoint import engine_fingerprint  # noqa: E402
 from advisor.rules import Rules  # noqa: E402
 from advisor.search import hand_value  # noqa: E402
 from advisor.state import HandState, deal  # noqa: E402
-from hand_screen import append_rows, load, mean_se, play_out  # noqa: E402
+from hand_screen import append_rows, load, mean_se, play_out, sign_test  # noqa: E402
 
 
 def nil_deal(seed: int, index: int):
@@ -149,8 +148,7 @@ def compare(a: Path, b: Path) -> None:
     print(f"{b}: {summary({k: rb[k] for k in both})}")
     only_a = sum(ra[k]["made"] and not rb[k]["made"] for k in both)
     only_b = sum(rb[k]["made"] and not ra[k]["made"] for k in both)
-    n = only_a + only_b
-    p = min(1.0, 2 * sum(math.comb(n, i) for i in range(min(only_a, only_b) + 1)) / 2 ** n) if n else 1.0
+    p = sign_test(only_a, only_b)
     print(f"{len(both)} deals in both: made only in the first {only_a}, only in the second {only_b} "
           f"(sign test p = {p:.2f})")
 

@@ -24,14 +24,15 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import math
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from advisor.bids import BLIND_NIL, is_nil  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
+from hand_screen import sign_test  # noqa: E402
 
 SEATS = "NESW"
 
@@ -103,12 +104,6 @@ def game_winners(path: str) -> dict[tuple[int, bool], str]:
     with open(path) as f:
         lines = [json.loads(line) for line in f if line.strip()][1:]  # the first line is the header
     return {(g["deal_set"], g["swapped"]): g["winner"] for line in lines for g in line["games"]}
-
-
-def sign_test(a: int, b: int) -> float:
-    """Two-sided p of a split ``a`` : ``b`` of the games won by one run only."""
-    n = a + b
-    return min(1.0, 2 * sum(math.comb(n, i) for i in range(min(a, b) + 1)) / 2 ** n) if n else 1.0
 
 
 def compare_games(first: dict, second: dict) -> dict:
