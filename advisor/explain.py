@@ -110,6 +110,7 @@ TEXTS: dict[str, dict[str, str]] = {
                        " 13 cards), from the bids and the score alone.",
         "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
         "nil_best": "Your hand is weak enough for nil: it makes {pct:.0f}% of the time.",
+        "nil_on_lead": "You lead the first trick, which makes a nil harder; the chance above counts it.",
         "partner_nil": "Partner bid nil, so your bid must carry the team: don't bid nil too.",
         "blind_nil_yes": "Blind nil: yes. Your team trails by {behind}; blind nil makes only about"
                          " {pct:.0f}% of the time, but it raises your chance to win the game from"
@@ -244,6 +245,7 @@ TEXTS: dict[str, dict[str, str]] = {
                        " 13 kart), tylko na podstawie deklaracji i wyniku.",
         "nil_chance": "Nil udałby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",
         "nil_best": "Twoja ręka jest dość słaba na nil: udaje się w {pct:.0f}% przypadków.",
+        "nil_on_lead": "Wychodzisz do pierwszej lewy, co utrudnia nil; podana szansa to uwzględnia.",
         "partner_nil": "Partner zgłosił nil, więc twoja deklaracja musi nieść parę: nie deklaruj też nila.",
         "blind_nil_yes": "Ślepy nil: tak. Twoja para przegrywa o {behind}; ślepy nil udaje się tylko w ok."
                          " {pct:.0f}% przypadków, ale podnosi szansę na wygranie gry z {look:.0f}% do"

@@ -726,3 +726,13 @@ def test_review_summary_counts_the_points_of_unmarked_decisions():
     assert seat_summary("pl", "E", marked + marked[2:]).startswith("E: 2 kosztowne decyzje, ")
     one = [{"kind": "play", "cost": 0.6, "tricks_lost": 0.2, "mark": "?"}]
     assert seat_summary("en", "W", one) == "W: 1 costly decision, 1 point lost in all (about 0.2 tricks)."
+
+
+def test_a_nil_hand_on_lead_is_told_that_the_lead_counts():
+    hand = _cards("2S 3S 4H 6H 8H 3D 5D 7D 9D 2C 4C 6C 9C")
+    led = HandRecord.from_json({"dealer": "E", "hands": {"E": hand}, "bids": {}, "plays": []})
+    second = HandRecord.from_json({"dealer": "N", "hands": {"E": hand}, "bids": {"N": 3}, "plays": []})
+    for lang, words in (("en", "You lead the first trick"), ("pl", "Wychodzisz do pierwszej lewy")):
+        on_lead = bid_json(led, time_budget=0.2, seed=1, lang=lang)
+        assert on_lead["nil_probability"] >= 0.2 and words in on_lead["explanation"]
+        assert words not in bid_json(second, time_budget=0.2, seed=1, lang=lang)["explanation"]
