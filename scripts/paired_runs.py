@@ -30,11 +30,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from advisor.bids import BLIND_NIL, is_nil  # noqa: E402
+from advisor.bids import is_nil  # noqa: E402
+from advisor.cards import Seat  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
 from hand_screen import sign_test  # noqa: E402
-
-SEATS = "NESW"
 
 
 def load(path: str) -> dict[tuple[int, int, int], dict]:
@@ -45,18 +44,15 @@ def load(path: str) -> dict[tuple[int, int, int], dict]:
         return {(r["deal_set"], r["game"], r["hand"]): r for r in rows}
 
 
-def bidding_order(record: dict) -> list[str]:
-    first = SEATS.index(record["dealer"])
-    return [SEATS[(first + i) % 4] for i in range(4)]
+def bidding_order(record: HandRecord) -> list[Seat]:
+    """The seats in the order they bid, from the record's rules (who bids first) and dealer."""
+    first = record.new_state().first
+    return [Seat((first + i) & 3) for i in range(4)]
 
 
 def same_situation(a: dict, b: dict) -> bool:
     keys = ("hands", "dealer", "score_before", "bags_before")
     return a["a_team"] == b["a_team"] and all(a["record"][k] == b["record"][k] for k in keys)
-
-
-def _nil(bid) -> bool:
-    return bid == "blind_nil" or bid == BLIND_NIL or is_nil(bid)
 
 
 def compare(first: dict, second: dict) -> dict:
@@ -66,30 +62,30 @@ def compare(first: dict, second: dict) -> dict:
         a, b = first[key], second[key]
         if not same_situation(a, b):
             continue
-        ra, rb = a["record"], b["record"]
+        ra, rb = HandRecord.from_json(a["record"]), HandRecord.from_json(b["record"])
         team = a["a_team"]
         order = bidding_order(ra)
         for i, seat in enumerate(order):
-            if seat not in team:
+            if seat.name not in team:
                 continue
-            if any(ra["bids"].get(s) != rb["bids"].get(s) for s in order[:i]):
+            if any(ra.bids.get(s) != rb.bids.get(s) for s in order[:i]):
                 break
-            x, y = ra["bids"].get(seat), rb["bids"].get(seat)
+            x, y = ra.bids.get(seat), rb.bids.get(seat)
             if x is None or y is None:
                 break
             bids["positions"] += 1
             bids["differ"] += x != y
-            bids["nils"][0] += _nil(x)
-            bids["nils"][1] += _nil(y)
-            if not _nil(x) and not _nil(y):
+            bids["nils"][0] += is_nil(x)
+            bids["nils"][1] += is_nil(y)
+            if not is_nil(x) and not is_nil(y):
                 bids["tricks_bids"] += 1
                 bids["sum_diff"] += y - x
-        if ra["bids"] != rb["bids"] or len(ra["plays"]) < 52 or len(rb["plays"]) < 52:
+        if ra.bids != rb.bids or len(ra.plays) < 52 or len(rb.plays) < 52:
             continue
         hands["hands"] += 1
         sets = []
         for i, record in enumerate((ra, rb)):
-            ns, ew = replay(HandRecord.from_json(record)).score()
+            ns, ew = replay(record).score()
             ours = (ns if team == "NS" else ew).to_json()
             hands["tricks"][i] += ours["tricks"]
             sets.append(ours["contract"] > 0 and ours["made"] is False)

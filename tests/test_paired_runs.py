@@ -6,6 +6,7 @@ import gzip
 import json
 from pathlib import Path
 
+from advisor.record import HandRecord
 from script_loader import load_script
 
 paired_runs = load_script("scripts/paired_runs.py")
@@ -27,11 +28,13 @@ def test_the_same_run_twice_agrees_everywhere_and_one_changed_bid_shows(tmp_path
     assert same["bids"]["positions"] >= len(rows)  # at least the team's first bidder each hand
     # raise the team's first bid of tricks in one hand by one
     second = copy.deepcopy(first)
-    key, row = next((k, r) for k, r in second.items()
-                    if r["record"]["bids"][next(s for s in paired_runs.bidding_order(r["record"])
-                                                if s in r["a_team"])] not in (0, "blind_nil"))
-    seat = next(s for s in paired_runs.bidding_order(row["record"]) if s in row["a_team"])
-    row["record"]["bids"][seat] += 1
+
+    def team_first_bidder(row: dict) -> str:
+        order = paired_runs.bidding_order(HandRecord.from_json(row["record"]))
+        return next(s.name for s in order if s.name in row["a_team"])
+
+    row = next(r for r in second.values() if r["record"]["bids"][team_first_bidder(r)] not in (0, "blind_nil"))
+    row["record"]["bids"][team_first_bidder(row)] += 1
     out = paired_runs.compare(first, second)
     assert out["bids"]["differ"] == 1 and out["bids"]["sum_diff"] == 1
     assert out["hands"]["hands"] == len(rows) - 1  # that hand's bids are no longer the same
