@@ -96,8 +96,22 @@ def measure_index_box(faces: dict, tall: bool = False) -> tuple[int, int, int, i
     return (int(max(0, x1 - pad)), int(max(0, y1 - pad)), int(x2 + pad), int(y2 + pad))
 
 
-@lru_cache(maxsize=None)
 def load_design(name: str, root: str | None = None) -> Design:
+    """A design by name: a folder of rasters, or ``proc_<seed>`` (vision.synth.procedural)."""
+    if name.startswith("proc_"):
+        return _procedural(name)
+    return _raster_design(name, root)
+
+
+@lru_cache(maxsize=8)  # a procedural design is made in about a second and holds ~10 MB
+def _procedural(name: str) -> Design:
+    from .procedural import procedural_design
+
+    return procedural_design(name)
+
+
+@lru_cache(maxsize=None)
+def _raster_design(name: str, root: str | None = None) -> Design:
     folder = Path(root) if root else RASTER_DIR
     faces = {}
     for code in CARDS:
