@@ -184,9 +184,11 @@ def _stamp(face: np.ndarray, mask: np.ndarray, x: int, y: int, colour, turned: b
 
 # ---------------------------------------------------------------- one design
 def _style(rng: np.random.Generator, fonts: tuple[str, ...]) -> dict:
-    faces = list(fonts) + list(HERSHEY) if fonts else list(HERSHEY)
-    font = faces[int(rng.integers(0, len(faces)))] if not fonts or rng.random() < 0.85 else \
-        HERSHEY[int(rng.integers(0, len(HERSHEY)))]
+    if fonts and rng.random() < 0.85:  # the machine's typefaces (and the Hershey faces among them)
+        pool = list(fonts) + list(HERSHEY)
+    else:
+        pool = list(HERSHEY)
+    font = pool[int(rng.integers(0, len(pool)))]
     sign_fonts = [f for f in fonts if Path(f).name in SIGN_FONTS]
     card_h = int(WIDTH * rng.uniform(1.33, 1.56))
     index_h = card_h * rng.uniform(0.19, 0.31)
@@ -218,7 +220,7 @@ def _style(rng: np.random.Generator, fonts: tuple[str, ...]) -> dict:
     }
 
 
-def _index_marks(code: str, style: dict, rng: np.random.Generator, pips: dict) -> tuple[np.ndarray, np.ndarray, int, int]:
+def _index_marks(code: str, style: dict, pips: dict) -> tuple[np.ndarray, np.ndarray, int, int]:
     """The rank and pip ink of one index, sized: (rank mask, pip mask, pip x offset, pip y)."""
     rank = code[0]
     text = RANK_TEXT.get(rank, rank)
@@ -287,7 +289,7 @@ def _face(code: str, style: dict, rng: np.random.Generator, pips: dict) -> tuple
         ph = int(round(pw * pip.shape[0] / pip.shape[1]))
         _stamp(face, _fit(pip, pw, ph), fx0 + 4, fy0 + 4, colour)
     # the indices: top left, and the same turned in the bottom right
-    rank_mask, pip_mask, pip_x, pip_y = _index_marks(code, style, rng, pips)
+    rank_mask, pip_mask, pip_x, pip_y = _index_marks(code, style, pips)
     x, y = int(style["x"]), int(style["y"])
     iw = max(rank_mask.shape[1], pip_x + pip_mask.shape[1])
     ih = pip_y + pip_mask.shape[0]
