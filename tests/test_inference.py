@@ -79,6 +79,63 @@ def test_the_partners_bid_pulls_the_sampled_hands():
     assert means[6] - means[1] > 3.0
 
 
+def _nil_hands_drawn(monkeypatch, nil_seat: Seat, honours=None) -> list[int]:
+    """The nil bidder's hands in the deals North draws after the nil of ``nil_seat`` (East, an
+    opponent, or South, the partner; the same cards and draws), with ``honours`` as
+    NIL_SPADE_HONOURS and NIL_LONG_SPADES 1.0 when given."""
+    import advisor.inference as inference
+
+    monkeypatch.setattr(inference, "NIL_SPADES_OF_PARTNER", True)
+    if honours is not None:
+        monkeypatch.setattr(inference, "NIL_SPADE_HONOURS", honours)
+        monkeypatch.setattr(inference, "NIL_LONG_SPADES", 1.0)
+    full = HandState(Rules(), Seat.N, deal(random.Random(11)))  # N (dealer) bids first, then E, S
+    view = seat_view(full, Seat.N)
+    for a in (4, 0 if nil_seat == Seat.E else 3, 0 if nil_seat == Seat.S else 2):
+        full.apply(a)
+        view.apply(a)
+    deals, _ = draw_deals(view, int(Seat.N), 400, random.Random(4))
+    return [d.initial[int(nil_seat)] for d in deals]
+
+
+def test_with_the_partners_spades_on_a_nil_is_drawn_without_the_high_spades(monkeypatch):
+    from advisor.cards import SPADES_MASK
+
+    def shares(hands):
+        high = statistics.fmean((h & SPADES_MASK) >> 10 != 0 for h in hands)  # Q, K or A
+        ace = statistics.fmean(h >> 12 & 1 for h in hands)
+        spades = statistics.fmean((h & SPADES_MASK).bit_count() for h in hands)
+        return high, ace, spades
+
+    partner = shares(_nil_hands_drawn(monkeypatch, Seat.S))
+    partner_risk_only = shares(_nil_hands_drawn(monkeypatch, Seat.S, honours=()))
+    opponent = shares(_nil_hands_drawn(monkeypatch, Seat.E))
+    # the risk count alone leaves a queen of spades or higher in many drawn nil hands
+    assert partner_risk_only[0] > 0.12 and partner_risk_only[1] > 0.03
+    assert partner[0] < 0.5 * partner_risk_only[0] and partner[1] < 0.01
+    assert partner[2] < partner_risk_only[2] - 0.1  # and fewer spades
+    # an opponent's nil is drawn by the risk count alone
+    assert opponent[0] > 0.12 and opponent[1] > 0.03
+
+
+def test_the_ace_of_spades_all_but_rules_out_a_partners_nil(monkeypatch):
+    # with the partner's spades on (off by default); a blind nil, bid without looking, says
+    # nothing about the cards
+    import advisor.inference as inference
+    from advisor.bids import BLIND_NIL
+    from advisor.cards import parse_card
+    from advisor.inference import bid_likelihood
+
+    ace_and_low = cards_to_mask(parse_card(c) for c in "AS 2S 3S 2H 3H 4H 2D 3D 4D 2C 3C 4C 5C".split())
+    six_and_low = ace_and_low & ~(1 << 12) | 1 << 4
+    assert inference.NIL_SPADES_OF_PARTNER is False
+    assert bid_likelihood(0, ace_and_low) == bid_likelihood(0, ace_and_low, opponent=True)
+    monkeypatch.setattr(inference, "NIL_SPADES_OF_PARTNER", True)
+    assert bid_likelihood(0, ace_and_low) < 0.05 * bid_likelihood(0, six_and_low)
+    assert bid_likelihood(0, ace_and_low, opponent=True) > 0.2 * bid_likelihood(0, six_and_low, opponent=True)
+    assert bid_likelihood(BLIND_NIL, ace_and_low) == 1.0
+
+
 def test_bid_model_team_tricks_follow_the_partners_bid():
     hands = deal(random.Random(8))
     tricks = {}
