@@ -21,6 +21,7 @@ CARDS = [r + s for s in SUITS for r in RANKS]
 REPO = Path(__file__).resolve().parents[2]
 RASTER_DIR = REPO / "datasets" / "artwork" / "raster"
 HELD_OUT = ("anglo_poker", "neoclassical", "tigullio")
+PROCEDURAL_PREFIX = "proc_"  # the names of procedurally drawn designs (vision.synth.procedural)
 FOUR_INDEX = ("dondorf",)  # designs that also print the index in the other two corners
 # The training designs of the first models (before the three kdegames decks were added): the
 # recipe in models/MODEL_CARD.md trains on scenes of these first, then fine-tunes on all.
@@ -98,12 +99,12 @@ def measure_index_box(faces: dict, tall: bool = False) -> tuple[int, int, int, i
 
 def load_design(name: str, root: str | None = None) -> Design:
     """A design by name: a folder of rasters, or ``proc_<seed>`` (vision.synth.procedural)."""
-    if name.startswith("proc_"):
+    if name.startswith(PROCEDURAL_PREFIX):
         return _procedural(name)
     return _raster_design(name, root)
 
 
-@lru_cache(maxsize=8)  # a procedural design is made in about a second and holds ~10 MB
+@lru_cache(maxsize=8)  # a procedural design is drawn in under a second and holds about 10 MB
 def _procedural(name: str) -> Design:
     from .procedural import procedural_design
 

@@ -28,9 +28,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .artwork import CARDS, Design
+from .artwork import CARDS, PROCEDURAL_PREFIX, Design
 
-PREFIX = "proc_"
 WIDTH = 200  # like the rasters of the real designs
 FONT_DIRS = ("/usr/share/fonts",)
 # Latin text faces with digits and the letters J Q K A; symbol, emoji and other-script fonts left
@@ -58,11 +57,11 @@ PIP_LAYOUT = {
 
 
 def procedural_name(seed: int) -> str:
-    return f"{PREFIX}{seed}"
+    return f"{PROCEDURAL_PREFIX}{seed}"
 
 
 def is_procedural(name: str) -> bool:
-    return name.startswith(PREFIX) and name[len(PREFIX):].isdigit()
+    return name.startswith(PROCEDURAL_PREFIX) and name[len(PROCEDURAL_PREFIX):].isdigit()
 
 
 @lru_cache(maxsize=4)
@@ -313,7 +312,7 @@ def procedural_design(name: str, fonts: tuple[str, ...] | None = None) -> Design
     :func:`font_files`."""
     if not is_procedural(name):
         raise ValueError(f"not a procedural design name: {name!r}")
-    seed = int(name[len(PREFIX):])
+    seed = int(name[len(PROCEDURAL_PREFIX):])
     fonts = font_files() if fonts is None else tuple(fonts)
     rng = np.random.default_rng([seed, 0x5EED])
     style = _style(rng, fonts)
