@@ -95,8 +95,10 @@ def _pil_font(path: str, size: int):
     return ImageFont.truetype(path, size)
 
 
+@lru_cache(maxsize=256)  # a design's 52 indices share 13 rank glyphs and one digit for the width
 def _text_mask(text: str, font, bold: int = 0) -> np.ndarray:
-    """The ink of ``text`` at about 160 px high, cropped; ``font`` a font file or a Hershey face."""
+    """The ink of ``text`` at about 160 px high, cropped; ``font`` a font file or a Hershey face.
+    Cached: read it, do not write to it."""
     if isinstance(font, str):
         from PIL import Image, ImageDraw
 
