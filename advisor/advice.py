@@ -576,16 +576,19 @@ def play_json(record: HandRecord, *, time_budget: float | None = None, seed: int
     return analyse_play_json(state, time_budget=time_budget, seed=seed, lang=lang)
 
 
-def choose_action(view: HandState, *, time_budget: float | None = None, seed: int | None = None) -> int:
-    """The advisor's choice for the seat to act (the ``pimc`` bot)."""
+def choose_action(view: HandState, *, time_budget: float | None = None, seed: int | None = None,
+                  max_samples: int | None = None) -> int:
+    """The advisor's choice for the seat to act (the ``pimc`` bot); ``max_samples`` caps the
+    deals a card is valued on (the search's own cap when None)."""
     if view.phase is Phase.BIDDING:
         b = analyse_bid(view, time_budget=time_budget, seed=seed)["bid"]
         return BLIND_NIL if b == "blind_nil" else int(b)
     legal = view.legal_cards()
     if legal is not None and len(legal) == 1:
         return legal[0]
+    caps = {} if max_samples is None else {"max_samples": max_samples}
     analysis = analyse_play(view, time_budget=DEFAULT_PLAY_BUDGET if time_budget is None else time_budget,
-                            rng=_rng(seed))
+                            rng=_rng(seed), **caps)
     return best_move(view, analysis).card
 
 

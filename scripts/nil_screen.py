@@ -26,6 +26,12 @@ bid and nil chance a deal. ``--choice NIL NO_NIL --advice FILE`` then also score
 against the played outcomes — what an engine's nil decisions and quoted chances would have come to
 on the same deals, without playing them again.
 
+Screens played with the engine's clock (its default time budgets) differ from run to run: how
+many deals a card is valued on depends on the machine's load, and a deal replayed with the same
+engine busted or made its nil the other way in 5 of 7 tries (2026-12-06). ``--samples N`` plays
+the engine without a clock (``pimc:samples=N``: each card from N sampled deals, every search
+fresh), so that two engines' files differ only where their decisions do.
+
 With ``--defend`` the deal is turned a seat on: East (the heuristic or ``--opponents`` bot)
 holds the hand fit for nil and bids nil, North and South (the engine) defend; ``made`` is East's
 nil. ``--compare`` pairs two such files the same way.
@@ -200,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="East (the rule-based bot) bids the nil, North and South defend")
     ap.add_argument("--opponents", default="heuristic",
                     help="the bot at East and West (a registry name; default heuristic)")
+    ap.add_argument("--samples", type=int, metavar="N",
+                    help="the engine without a clock: each card from N sampled deals, every search "
+                         "fresh, so that a deal plays the same on any machine and load (pimc:samples=N)")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("A", "B"))
     ap.add_argument("--choice", type=Path, nargs=2, metavar=("NIL", "NO_NIL"))
     ap.add_argument("--advice", type=Path, metavar="FILE",
@@ -221,16 +230,18 @@ def main(argv: list[str] | None = None) -> int:
                     report=lambda rows, i: f"deal {i}: {rows[i]['advised']} ({rows[i]['nil_p']:.2f})")
         return 0
     try:
-        pimc, others = get_bot("pimc"), get_bot(args.opponents)
+        pimc = get_bot("pimc") if args.samples is None else get_bot("pimc", samples=args.samples)
+        others = get_bot(args.opponents)
     except BotUnavailable as e:
         ap.error(str(e))
     nil = args.north == "nil" or args.defend
+    mode = {} if args.samples is None else {"samples": args.samples}
     if args.defend:
         def make_row(index):
-            return defend(args.seed, index, pimc, others)
+            return defend(args.seed, index, pimc, others) | mode
     else:
         def make_row(index):
-            return play(args.seed, index, pimc, others, nil)
+            return play(args.seed, index, pimc, others, nil) | mode
     done = append_rows(args.out, range(args.deals), make_row,
                        report=lambda rows, i: f"deal {i}: bids {rows[i]['bids']}"
                                               + (f"; {summary(rows)}" if nil else ""))

@@ -76,6 +76,35 @@ def test_pimc_adapter_calls_choose_action(monkeypatch):
     assert calls == [(Seat.E, 0.05, calls[0][2])] and calls[0][2] is not None
 
 
+def test_pimc_without_a_clock_plays_a_position_the_same_way_whatever_the_load():
+    # samples=N: no time budget, a fixed number of deals, fresh searches: the same card however
+    # long each search took (here with a busy thread beside the second call)
+    import threading
+
+    st = HandState(Rules(), Seat.N, deal(random.Random(4)))
+    for b in (3, 0, 4, 3):
+        st.bid(b)
+    rng = random.Random(5)
+    for _ in range(5):
+        st.play(rng.choice(st.legal_cards()))
+    view = seat_view(st, st.to_act)
+    first = [get_bot("pimc", samples=6, seed=s).act(view.clone()) for s in range(4)]
+    stop = threading.Event()
+    busy = threading.Thread(target=lambda: [sum(range(10_000)) for _ in iter(stop.is_set, True)])
+    busy.start()
+    try:
+        again = [get_bot("pimc", samples=6, seed=s).act(view.clone()) for s in range(4)]
+    finally:
+        stop.set()
+        busy.join()
+    assert first == again
+    assert all(c in view.legal_cards() for c in first)
+    with pytest.raises(BotUnavailable, match="samples"):
+        get_bot("pimc", samples=0)
+    with pytest.raises(BotUnavailable, match="samples"):
+        get_bot("pimc", samples=8, time_budget=0.2)
+
+
 def test_pimc_adapter_without_the_search_is_a_clear_error(monkeypatch):
     monkeypatch.setitem(sys.modules, "advisor.advice", types.ModuleType("advisor.advice"))
     with pytest.raises(BotUnavailable, match="choose_action"):
