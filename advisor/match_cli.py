@@ -5,7 +5,8 @@
 
 ``--games N`` plays ceil(N/2) deal sets, each twice with the sides swapped. Bots are named
 from the registry (``random``, ``heuristic``, ``counter``, ``pimc``), optionally with options:
-``pimc:time_budget=0.5``. Unknown bots and bad arguments exit 2 with one line on stderr.
+``pimc:time_budget=0.5``, or ``pimc:samples=16`` (no clock: a fixed number of deals a card, so a
+game plays the same under any load). Unknown bots and bad arguments exit 2 with one line on stderr.
 """
 
 from __future__ import annotations
