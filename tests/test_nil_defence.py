@@ -64,3 +64,64 @@ def test_a_card_gains_where_it_leaves_the_defence_two_tricks_to_force(seed, card
             assert m.value == pytest.approx(without[c].value)
     assert any(pressed.values())  # these positions have cards that press the nil harder
     assert seed == 2 or not all(pressed.values())  # … and cards that do not
+
+
+def _trick_position(east: str, west: str, south: str, north: str, plays: str, dealer: Seat = Seat.N) -> HandState:
+    """All four hands dealt, East at nil, the others at 3 or 4, then ``plays``."""
+    from advisor.cards import parse_card
+    hands = {Seat.N: north, Seat.E: east, Seat.S: south, Seat.W: west}
+    st = HandState(Rules(), dealer, {s: [parse_card(c) for c in h.split()] for s, h in hands.items()})
+    for _ in range(4):
+        st.bid({Seat.N: 4, Seat.E: 0}.get(st.to_act, 3))
+    for c in plays.split():
+        st.play(parse_card(c))
+    return st
+
+
+# North leads a low heart, East (nil) plays its king: South holds the ace and four low hearts
+NORTH = "2H 3H 2S 3S 4S 5S 6S 7S 2D 3D 4D 5D 6D"
+EAST = "KH 5H 7D 8D 9D TD 2C 3C 4C 5C 6C 7C 8C"
+SOUTH = "AH 8H 9H TH JH 8S 9S TS JS QS KS AS JD"
+WEST_LOW = "4H 6H 7H QH QD KD AD 9C TC JC QC KC AC"   # QH: below the king, West cannot cover
+
+
+def test_a_card_that_leaves_the_nil_bidder_winning_the_trick_is_a_sure_bust():
+    from advisor.cards import cards_to_mask, parse_card as c
+    st = _trick_position(EAST, WEST_LOW, SOUTH, NORTH, "2H KH")
+    assert st.to_act is Seat.S
+    remaining = tuple(st.held)
+    assert search.wins_this_trick(st, remaining, c("8H"), Seat.E)
+    assert not search.wins_this_trick(st, remaining, c("AH"), Seat.E)
+    assert not search.wins_this_trick(st, remaining, c("8H"), Seat.W)  # West's card is not winning
+    # West, still to play, could take the king: with a spade and no heart left, or a higher heart
+    void = list(remaining)
+    void[Seat.W] = cards_to_mask([c("2S"), c("QD")])
+    assert not search.wins_this_trick(st, tuple(void), c("8H"), Seat.E)
+    void[Seat.W] = cards_to_mask([c("QD"), c("AD")])  # no heart and no spade: it cannot
+    assert search.wins_this_trick(st, tuple(void), c("8H"), Seat.E)
+    st = _trick_position(EAST, WEST_LOW, SOUTH, NORTH, "")
+    assert not search.wins_this_trick(st, tuple(st.held), c("2H"), Seat.E)  # a lead: no trick yet
+    # East leads the king: South ducks, but North, still to play, may have to overtake
+    st = _trick_position(EAST, WEST_LOW, SOUTH, NORTH, "", dealer=Seat.E)
+    assert st.to_act is Seat.E
+    st.play(c("KH"))
+    remaining = list(st.held)
+    assert search.wins_this_trick(st, tuple(remaining), c("8H"), Seat.E)  # North's hearts are low
+    remaining[Seat.N] = cards_to_mask([c("2S"), c("3S")])  # later in the hand: spades only
+    assert not search.wins_this_trick(st, tuple(remaining), c("8H"), Seat.E)  # it has to trump
+
+
+def test_the_sure_bust_ranks_the_duck_above_the_overtake_where_double_dummy_busts_either_way(monkeypatch):
+    from advisor.cards import parse_card as c
+    st = _trick_position(EAST, WEST_LOW, SOUTH, NORTH, "2H KH")
+    view = seat_view(st, Seat.S)
+    deals, _ = draw_deals(view, int(Seat.S), 12, random.Random(3))
+    with_bonus = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
+    monkeypatch.setattr(search, "NIL_NOW_BONUS", 0.0)
+    without = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
+    for card, m in with_bonus.items():
+        assert (m.points, m.tricks) == pytest.approx((without[card].points, without[card].tricks))
+        # the ace never leaves East the trick; a low heart does wherever West cannot overtake
+        gains = any(search.wins_this_trick(view, d.remaining, c(card), Seat.E) for d in deals)
+        assert (m.value > without[card].value + 1e-9) == gains
+    assert max(with_bonus.values(), key=lambda m: m.value).card != c("AH")
