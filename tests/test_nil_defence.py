@@ -1,5 +1,6 @@
 """An opponent's nil in the card search: a card that leaves the defence two tricks to force on it
-counts its bust more (``advisor.search.NIL_PRESS_BONUS``)."""
+counts its bust more (``advisor.search.NIL_PRESS_BONUS``), and so does one that leaves the nil
+bidder winning the trick being played (``NIL_NOW_BONUS``)."""
 
 from __future__ import annotations
 
