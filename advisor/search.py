@@ -488,14 +488,16 @@ def wins_this_trick(state: HandState, remaining: tuple[int, int, int, int], card
     seat = state._to_act
     best = state.best_card
     suit = 0x1FFF << 13 * state.led_suit
+    # the cards that beat the best one: higher ones of its suit, and every spade if it is no spade
+    higher = (0x1FFF << 13 * (best // 13)) & ~((2 << best) - 1)
+    beating = higher | (0x1FFF if best // 13 else 0)
     for k in range(1, 4 - n):
         after = (seat + k) & 3
         hand = remaining[after]
         playable = hand & suit or hand
-        beating = [c for c in range(52) if playable >> c & 1 and _beats(c, best)]
-        if after == nil_seat ^ 2 and beating:
+        if after == nil_seat ^ 2 and playable & beating:
             return False  # the partner can take the nil bidder's trick
-        if after == seat ^ 2 and len(beating) == playable.bit_count():
+        if after == seat ^ 2 and not playable & ~beating:
             return False  # the acting seat's partner has to
     return True
 
