@@ -41,8 +41,9 @@ BID_BIAS = 0.15
 # made only with them 29, only without 15 of 229 deals, -9.2 points a deal), as if the risk
 # count's weaker nil hands stood in for the nil bidder's own misjudgements, which double dummy
 # leaves out. For the partner's nil (cover, and the bid beside it) the same screen gave +1.8 points
-# a deal (se 3.8; made only with them 9, only without 5 of 262): no gain that shows, so they are
-# off (NIL_SPADES_OF_PARTNER) until one does (benchmarks/README.md, "The nil bidder's high spades").
+# a deal (se 3.8; made only with them 9, only without 5 of 262), and played without a clock (the
+# same deals played the same way but where a decision differs) -10.5 a deal (se 5.4) over 89: off
+# (NIL_SPADES_OF_PARTNER; benchmarks/README.md, "The nil bidder's high spades").
 NIL_SPADES_OF_PARTNER = False
 NIL_SPADE_HONOURS = ((12, 0.02), (11, 0.15), (10, 0.4))  # (rank: A, K, Q; weight factor)
 NIL_LONG_SPADES = 0.4  # weight factor for each spade beyond three
