@@ -27,8 +27,8 @@ against the played outcomes — what an engine's nil decisions and quoted chance
 on the same deals, without playing them again.
 
 Screens played with the engine's clock (its default time budgets) differ from run to run: how
-many deals a card is valued on depends on the machine's load, and a deal replayed with the same
-engine busted or made its nil the other way in 5 of 7 tries (2026-12-06). ``--samples N`` plays
+many deals a card is valued on depends on the machine's load: replayed with each of two engines,
+seven deals where their files differed turned their nil's outcome in 10 of 14 plays (2026-12-06). ``--samples N`` plays
 the engine without a clock (``pimc:samples=N``: each card from N sampled deals, every search
 fresh), so that two engines' files differ only where their decisions do.
 

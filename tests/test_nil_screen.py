@@ -120,3 +120,14 @@ def test_reask_puts_north_back_at_its_bid_and_scores_the_advices_choices(tmp_pat
     assert f"gain over never bidding nil {gain:+.1f} a deal" in last
     brier = ((1.0 - made) ** 2 + (0.0 - int(nil_rows[1]["made"])) ** 2) / 2
     assert f"Brier {brier:.4f}" in last
+
+
+def test_the_screen_without_a_clock_plays_a_deal_the_same_way_twice(tmp_path):
+    rows = []
+    for name in ("a", "b"):
+        out = tmp_path / f"{name}.jsonl"
+        assert nil_screen.main(["--defend", "--samples", "2", "--deals", "1", "--seed", "7",
+                                "--out", str(out)]) == 0
+        rows.append(json.loads(out.read_text()))
+    assert rows[0] == rows[1]
+    assert rows[0]["samples"] == 2 and rows[0]["bids"][Seat.E] == 0
