@@ -471,7 +471,7 @@ NIL_PRESS_BONUS = 0.3
 NIL_NOW_BONUS = 0.6
 
 
-def _beats(card: int, best: int) -> bool:
+def beats(card: int, best: int) -> bool:
     """Whether ``card`` played to a trick beats the trick's ``best`` card so far."""
     return card > best if card // 13 == best // 13 else card // 13 == 0
 
@@ -483,7 +483,7 @@ def wins_this_trick(state: HandState, remaining: tuple[int, int, int, int], card
     still to play, holds one that does not.
     """
     n = state.trick_len
-    if not n or state.best_seat != nil_seat or _beats(card, state.best_card):
+    if not n or state.best_seat != nil_seat or beats(card, state.best_card):
         return False
     seat = state._to_act
     best = state.best_card

@@ -61,7 +61,7 @@ def positions(hand: dict, side: str):
                 if state.tricks[nil] or state.best_seat != nil:
                     continue
                 legal = [c for c in range(52) if state.legal_mask() >> c & 1]
-                ducks = [c for c in legal if not search._beats(c, state.best_card)]
+                ducks = [c for c in legal if not search.beats(c, state.best_card)]
                 if ducks and len(ducks) < len(legal):
                     yield state.clone(), seat, nil, ducks
         state.play(parse_card(played))

@@ -79,7 +79,7 @@ def _trick_position(east: str, west: str, south: str, north: str, plays: str, de
     return st
 
 
-# North leads a low heart, East (nil) plays its king: South holds the ace and four low hearts
+# North leads a low heart, East (nil) plays its king: South holds the ace and four hearts under it
 NORTH = "2H 3H 2S 3S 4S 5S 6S 7S 2D 3D 4D 5D 6D"
 EAST = "KH 5H 7D 8D 9D TD 2C 3C 4C 5C 6C 7C 8C"
 SOUTH = "AH 8H 9H TH JH 8S 9S TS JS QS KS AS JD"

@@ -33,4 +33,4 @@ def test_each_position_has_the_nil_winning_and_both_kinds_of_card():
         assert state.best_seat == nil and state.tricks[nil] == 0 and state.to_act == seat
         legal = state.legal_cards()
         assert ducks and set(ducks) < set(legal)
-        assert all(not probe.search._beats(c, state.best_card) for c in ducks)
+        assert all(not probe.search.beats(c, state.best_card) for c in ducks)
