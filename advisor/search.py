@@ -471,9 +471,16 @@ NIL_PRESS_BONUS = 0.3
 NIL_NOW_BONUS = 0.6
 
 
+def beating_mask(best: int) -> int:
+    """The cards that beat ``best`` in a trick: higher ones of its suit, and every spade if it is no
+    spade."""
+    higher = (0x1FFF << 13 * (best // 13)) & ~((2 << best) - 1)
+    return higher | (0x1FFF if best // 13 else 0)
+
+
 def beats(card: int, best: int) -> bool:
     """Whether ``card`` played to a trick beats the trick's ``best`` card so far."""
-    return card > best if card // 13 == best // 13 else card // 13 == 0
+    return bool(beating_mask(best) >> card & 1)
 
 
 def wins_this_trick(state: HandState, remaining: tuple[int, int, int, int], card: int, nil_seat: int) -> bool:
@@ -486,11 +493,8 @@ def wins_this_trick(state: HandState, remaining: tuple[int, int, int, int], card
     if not n or state.best_seat != nil_seat or beats(card, state.best_card):
         return False
     seat = state._to_act
-    best = state.best_card
     suit = 0x1FFF << 13 * state.led_suit
-    # the cards that beat the best one: higher ones of its suit, and every spade if it is no spade
-    higher = (0x1FFF << 13 * (best // 13)) & ~((2 << best) - 1)
-    beating = higher | (0x1FFF if best // 13 else 0)
+    beating = beating_mask(state.best_card)
     for k in range(1, 4 - n):
         after = (seat + k) & 3
         hand = remaining[after]

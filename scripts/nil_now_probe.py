@@ -14,7 +14,6 @@ partner cannot overtake). One line a position, then the counts by (without, with
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import math
 import random
@@ -24,23 +23,14 @@ from itertools import islice
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from advisor import search  # noqa: E402
 from advisor.cards import parse_card  # noqa: E402
 from advisor.inference import draw_deals  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
 from advisor.view import seat_view  # noqa: E402
-
-
-def last_hands(path: Path) -> list[dict]:
-    """The hands of a match file, the last copy of each (a run stopped mid-way repeats some)."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    seen: dict = {}
-    with opener(path, "rt") as f:
-        for line in f:
-            h = json.loads(line)
-            seen[(h["deal_set"], h["game"], h["hand"])] = h
-    return [seen[k] for k in sorted(seen)]
+from nil_pressure import last_copies  # noqa: E402
 
 
 def positions(hand: dict, side: str):
@@ -60,7 +50,7 @@ def positions(hand: dict, side: str):
             for nil in nils:
                 if state.tricks[nil] or state.best_seat != nil:
                     continue
-                legal = [c for c in range(52) if state.legal_mask() >> c & 1]
+                legal = [int(c) for c in state.legal_cards()]
                 ducks = [c for c in legal if not search.beats(c, state.best_card)]
                 if ducks and len(ducks) < len(legal):
                     yield state.clone(), seat, nil, ducks
@@ -92,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     counts: Counter = Counter()
-    found = ((path, hand, *position) for path in args.hands for hand in last_hands(path)
+    found = ((path, hand, *position) for path in args.hands for hand in last_copies([path])
              for position in positions(hand, args.side))
     for path, hand, state, seat, nil, ducks in islice(found, args.limit):
         sure = search.wins_this_trick(state, tuple(state.held), ducks[0], nil)

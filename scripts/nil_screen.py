@@ -28,9 +28,10 @@ on the same deals, without playing them again.
 
 Screens played with the engine's clock (its default time budgets) differ from run to run: how
 many deals a card is valued on depends on the machine's load: replayed with each of two engines,
-seven deals where their files differed turned their nil's outcome in 10 of 14 plays (2026-12-06). ``--samples N`` plays
-the engine without a clock (``pimc:samples=N``: each card from N sampled deals, every search
-fresh), so that two engines' files differ only where their decisions do.
+seven deals where their files differed turned their nil's outcome in 10 of 14 plays
+(2026-12-06). ``--samples N`` plays the engine without a clock (``pimc:samples=N``: each card
+from N sampled deals, every search fresh), so that two engines' files differ only where their
+decisions do.
 
 With ``--defend`` the deal is turned a seat on: East (the heuristic or ``--opponents`` bot)
 holds the hand fit for nil and bids nil, North and South (the engine) defend; ``made`` is East's

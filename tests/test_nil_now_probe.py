@@ -15,7 +15,7 @@ def test_positions_and_choices_from_a_match_file(capsys):
     lines = capsys.readouterr().out.splitlines()
     rows = [json.loads(line) for line in lines if line.startswith("{")]
     assert len(rows) == 4
-    hands = {(h["deal_set"], h["game"], h["hand"]): h for h in probe.last_hands(HANDS)}
+    hands = {(h["deal_set"], h["game"], h["hand"]): h for h in probe.last_copies([HANDS])}
     for row in rows:
         hand = hands[(row["deal_set"], row["game"], row["hand"])]
         team = hand["a_team"]
@@ -28,7 +28,7 @@ def test_positions_and_choices_from_a_match_file(capsys):
 
 
 def test_each_position_has_the_nil_winning_and_both_kinds_of_card():
-    hand = next(h for h in probe.last_hands(HANDS) if any(True for _ in probe.positions(h, "A")))
+    hand = next(h for h in probe.last_copies([HANDS]) if any(True for _ in probe.positions(h, "A")))
     for state, seat, nil, ducks in probe.positions(hand, "A"):
         assert state.best_seat == nil and state.tricks[nil] == 0 and state.to_act == seat
         legal = state.legal_cards()
