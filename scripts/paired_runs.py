@@ -17,6 +17,11 @@ match figures alone cannot (those also come from the positions each run happened
 
 ``--games`` pairs two runs' checkpoints game by game instead (the same deal set and seating):
 the games side A won in each, those it won in one run only, and a two-sided sign test on those.
+Given three or more checkpoints, it counts instead in how many of the runs side A won each game
+that all of them reached: how many games every engine won, how many none did, and how many went
+either way (a game decided by the sampling and the clock as much as by the cards).
+
+    python scripts/paired_runs.py --games R3.jsonl R4.jsonl R5.jsonl
 """
 
 from __future__ import annotations
@@ -109,12 +114,34 @@ def compare_games(first: dict, second: dict) -> dict:
             "only": only, "p": sign_test(*only)}
 
 
+def tally_games(runs: list[dict]) -> dict:
+    """Over the games every run reached: each run's wins for side A, and how many games side A
+    won in 0, 1, … of the runs (a draw counts as not won)."""
+    keys = sorted(set.intersection(*(set(r) for r in runs)))
+    by_count = [0] * (len(runs) + 1)
+    for k in keys:
+        by_count[sum(r[k] == "A" for r in runs)] += 1
+    return {"games": len(keys), "wins": [sum(r[k] == "A" for k in keys) for r in runs],
+            "won_by": by_count}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("first")
     ap.add_argument("second")
+    ap.add_argument("more", nargs="*", help="with --games: more checkpoints, to tally together")
     ap.add_argument("--games", action="store_true", help="the files are match checkpoints: pair the games")
     args = ap.parse_args(argv)
+    if args.more and not args.games:
+        ap.error("only --games takes more than two files")
+    if args.games and args.more:
+        t = tally_games([game_winners(p) for p in [args.first, args.second, *args.more]])
+        n = len(t["won_by"]) - 1
+        print(f"{t['games']} games in all {n} runs: side A won " + ", ".join(map(str, t["wins"])))
+        print(f"won in every run {t['won_by'][n]}, in none {t['won_by'][0]}, in some"
+              f" {t['games'] - t['won_by'][n] - t['won_by'][0]}; games by the runs that won them: "
+              + ", ".join(f"{i}: {c}" for i, c in enumerate(t["won_by"])))
+        return 0
     if args.games:
         g = compare_games(game_winners(args.first), game_winners(args.second))
         print(f"{g['games']} games in both: side A won {g['wins'][0]} in the first, {g['wins'][1]} in the"

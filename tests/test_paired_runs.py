@@ -62,3 +62,21 @@ def test_games_are_paired_by_deal_set_and_seating(tmp_path, capsys):
     assert paired_runs.sign_test(3, 1) == 2 * (1 + 4) / 16 and paired_runs.sign_test(0, 0) == 1.0
     assert paired_runs.main(["--games", first, second]) == 0
     assert "only in the first 3, only in the second 1" in capsys.readouterr().out
+
+
+def test_several_runs_tally_how_many_won_each_game(tmp_path, capsys):
+    def checkpoint(name, winners):
+        path = tmp_path / name
+        games = [{"deal_set": k // 2, "swapped": bool(k % 2), "winner": w} for k, w in enumerate(winners)]
+        path.write_text(json.dumps({"format": "piki-match-checkpoint/1"}) + "\n"
+                        + json.dumps({"games": games}) + "\n")
+        return str(path)
+
+    runs = [checkpoint("a.jsonl", ["A", "A", "B", "A"]),
+            checkpoint("b.jsonl", ["A", "B", "B", None]),
+            checkpoint("c.jsonl", ["A", "A", "B", "A", "A", "A"])]  # two games the others lack
+    out = paired_runs.tally_games([paired_runs.game_winners(p) for p in runs])
+    assert out == {"games": 4, "wins": [3, 1, 3], "won_by": [1, 0, 2, 1]}
+    assert paired_runs.main(["--games", *runs]) == 0
+    printed = capsys.readouterr().out
+    assert "side A won 3, 1, 3" in printed and "won in every run 1, in none 1, in some 2" in printed
