@@ -22,6 +22,15 @@ that all of them reached: how many games every engine won, how many none did, an
 either way (a game decided by the sampling and the clock as much as by the cards).
 
     python scripts/paired_runs.py --games R3.jsonl R4.jsonl R5.jsonl
+
+``--swings`` takes two runs' hands files and looks at the games side A won in one run only (each
+game's result read from its last hand): in the hands the two runs both played (the same cards),
+it finds the one whose margin (side A's hand points minus side B's) moved most towards the run
+that won, and names what happened there — an opponent's nil made only in the lost game, a nil of
+side A bid in one run only, a contract set in one run only. It says where the games that turn
+over between two engines (or two runs of one) are decided.
+
+    python scripts/paired_runs.py --swings FIRST-hands.jsonl.gz SECOND-hands.jsonl.gz
 """
 
 from __future__ import annotations
@@ -114,6 +123,89 @@ def compare_games(first: dict, second: dict) -> dict:
             "only": only, "p": sign_test(*only)}
 
 
+def games(rows: dict) -> dict[tuple[int, int], dict[int, dict]]:
+    """A hands file's finished hands (as :func:`load` gives them) by game, then by hand."""
+    out: dict = {}
+    for (deal_set, game, hand), row in rows.items():
+        if len(row["record"]["plays"]) == 52:
+            out.setdefault((deal_set, game), {})[hand] = row
+    return out
+
+
+def game_result(hands: dict[int, dict]) -> str | None:
+    """"A", "B" or "draw" from a game's last hand; None when the file stops before the end (a
+    game over the hand cap counts as decided on points, as the match does)."""
+    row = hands[max(hands)]
+    state = replay(HandRecord.from_json(row["record"]))
+    over, winner = state.game_result()
+    ns, ew = (t.points for t in state.score())
+    if not over:
+        if ns == ew or max(hands) < MAX_HANDS:
+            return None
+        winner = "NS" if ns > ew else "EW"
+    if winner == "draw":
+        return "draw"
+    return "A" if winner == row["a_team"] else "B"
+
+
+MAX_HANDS = 40  # piki match's default --max-hands
+
+
+def hand_outcome(row: dict) -> dict:
+    """Per side (A, B) of a finished hand: hand points, its nils as (bid, made) and whether its
+    contract was set."""
+    record = HandRecord.from_json(row["record"])
+    scores = replay(record).score()
+    out = {}
+    for side in "AB":
+        team = 0 if (row["a_team"] == "NS") == (side == "A") else 1
+        sc = scores[team]
+        out[side] = {"points": sc.hand_points, "nils": [n.made for n in sc.nils],
+                     "set": sc.contract > 0 and sc.made is False}
+    return out
+
+
+def swing_kind(won: dict, lost: dict) -> str:
+    """What differs in one hand between the game side A won (``won``) and the one it lost."""
+    if won["B"]["nils"] != lost["B"]["nils"]:
+        if len(won["B"]["nils"]) == len(lost["B"]["nils"]):
+            return "an opponent's nil made only in the lost game" if sum(lost["B"]["nils"]) > sum(won["B"]["nils"]) \
+                else "an opponent's nil made only in the won game"
+        return "an opponent's nil bid in one game only"
+    if won["A"]["nils"] != lost["A"]["nils"]:
+        if len(won["A"]["nils"]) == len(lost["A"]["nils"]):
+            return "a nil of side A made only in the won game" if sum(won["A"]["nils"]) > sum(lost["A"]["nils"]) \
+                else "a nil of side A made only in the lost game"
+        return "a nil of side A bid in one game only"
+    if won["A"]["set"] != lost["A"]["set"]:
+        return "side A's contract set in one game only"
+    if won["B"]["set"] != lost["B"]["set"]:
+        return "the opponents' contract set in one game only"
+    return "other"
+
+
+def swings(first: dict, second: dict) -> list[dict]:
+    """For each game side A won in one run only: the hand (played in both) whose margin moved most
+    towards the run that won, how far, and what differed there."""
+    a, b = games(first), games(second)
+    out = []
+    for key in sorted(set(a) & set(b)):
+        ra, rb = game_result(a[key]), game_result(b[key])
+        if ra is None or rb is None or (ra == "A") == (rb == "A"):
+            continue
+        won, lost = (a[key], b[key]) if ra == "A" else (b[key], a[key])
+        best = None
+        for hand in sorted(set(won) & set(lost)):
+            w, l_ = hand_outcome(won[hand]), hand_outcome(lost[hand])
+            swing = (w["A"]["points"] - w["B"]["points"]) - (l_["A"]["points"] - l_["B"]["points"])
+            if best is None or swing > best["swing"]:
+                best = {"game": key, "hand": hand, "swing": swing, "kind": swing_kind(w, l_),
+                        "won_in": "first" if ra == "A" else "second"}
+        if best is not None:
+            out.append(best)
+    return out
+
+
 def tally_games(runs: list[dict]) -> dict:
     """Over the games every run reached: each run's wins for side A, and how many games side A
     won in 0, 1, … of the runs (a draw counts as not won)."""
@@ -131,7 +223,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("second")
     ap.add_argument("more", nargs="*", help="with --games: more checkpoints, to tally together")
     ap.add_argument("--games", action="store_true", help="the files are match checkpoints: pair the games")
+    ap.add_argument("--swings", action="store_true",
+                    help="hands files: where the games won in one run only were decided")
     args = ap.parse_args(argv)
+    if args.swings:
+        if args.games or args.more:
+            ap.error("--swings takes two hands files")
+        found = swings(load(args.first), load(args.second))
+        by_kind: dict[str, list[int]] = {}
+        for f in found:
+            by_kind.setdefault(f["kind"], []).append(f["swing"])
+        won_first = sum(f["won_in"] == "first" for f in found)
+        print(f"games side A won in one run only: {len(found)} (in the first {won_first}, in the second"
+              f" {len(found) - won_first}); the hand of each whose margin moved most towards the winner:")
+        for kind, values in sorted(by_kind.items(), key=lambda kv: -len(kv[1])):
+            print(f"  {len(values):4d}  {kind} (mean swing {sum(values) / len(values):+.0f} points)")
+        return 0
     if args.more and not args.games:
         ap.error("only --games takes more than two files")
     if args.games and args.more:

@@ -80,3 +80,51 @@ def test_several_runs_tally_how_many_won_each_game(tmp_path, capsys):
     assert paired_runs.main(["--games", *runs]) == 0
     printed = capsys.readouterr().out
     assert "side A won 3, 1, 3" in printed and "won in every run 1, in none 1, in some 2" in printed
+
+
+def _rows_of_deal_sets(path: Path, deal_sets: int) -> dict:
+    with gzip.open(path, "rt") as f:
+        rows = (json.loads(line) for line in f)
+        return {(r["deal_set"], r["game"], r["hand"]): r for r in rows if r["deal_set"] < deal_sets}
+
+
+def test_swings_find_the_games_won_in_one_run_only_and_their_largest_swing():
+    matches = HANDS.parent
+    first = _rows_of_deal_sets(HANDS, 12)
+    second = _rows_of_deal_sets(matches / "pimc-heuristic-seed11-r11-hands.jsonl.gz", 12)
+    # the games' results read from their last hands are the checkpoints' winners
+    winners = [paired_runs.game_winners(str(matches / f"pimc-heuristic-seed11-{r}.jsonl")) for r in ("r5", "r11")]
+    for rows, won in zip((first, second), winners):
+        for (deal_set, game), hands in paired_runs.games(rows).items():
+            assert paired_runs.game_result(hands) == won[(deal_set, game == 2)]
+    flipped = {(d, 2 if s else 1) for (d, s), w in winners[0].items()
+               if d < 12 and (w == "A") != (winners[1][(d, s)] == "A")}
+    found = paired_runs.swings(first, second)
+    assert flipped and {f["game"] for f in found} == flipped
+    g1, g2 = paired_runs.games(first), paired_runs.games(second)
+    for f in found:
+        won, lost = (g1, g2) if f["won_in"] == "first" else (g2, g1)
+        margins = []
+        for hand in set(won[f["game"]]) & set(lost[f["game"]]):
+            w = paired_runs.hand_outcome(won[f["game"]][hand])
+            lo = paired_runs.hand_outcome(lost[f["game"]][hand])
+            margins.append((w["A"]["points"] - w["B"]["points"]) - (lo["A"]["points"] - lo["B"]["points"]))
+        assert f["swing"] == max(margins) > 0
+
+
+def test_a_swing_is_named_by_the_first_thing_that_differs():
+    def side(points=50, nils=(), set_=False):
+        return {"points": points, "nils": list(nils), "set": set_}
+
+    kind = paired_runs.swing_kind
+    assert kind({"A": side(), "B": side(nils=[False])}, {"A": side(), "B": side(nils=[True])}) \
+        == "an opponent's nil made only in the lost game"
+    assert kind({"A": side(), "B": side(nils=[True])}, {"A": side(), "B": side()}) \
+        == "an opponent's nil bid in one game only"
+    assert kind({"A": side(nils=[True]), "B": side()}, {"A": side(nils=[False]), "B": side()}) \
+        == "a nil of side A made only in the won game"
+    assert kind({"A": side(), "B": side()}, {"A": side(set_=True), "B": side()}) \
+        == "side A's contract set in one game only"
+    assert kind({"A": side(), "B": side(set_=True)}, {"A": side(), "B": side()}) \
+        == "the opponents' contract set in one game only"
+    assert kind({"A": side(80), "B": side()}, {"A": side(), "B": side()}) == "other"
