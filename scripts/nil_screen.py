@@ -199,6 +199,9 @@ def choice(nil_file: Path, other_file: Path, advice_file: Path | None = None) ->
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--first", type=int, default=0,
+                    help="play deals FIRST to DEALS-1 only (to split one screen between processes, "
+                         "each with its own --out; the files join by deal number)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--north", choices=("nil", "no-nil"), default="nil",
@@ -243,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         def make_row(index):
             return play(args.seed, index, pimc, others, nil) | mode
-    done = append_rows(args.out, range(args.deals), make_row,
+    done = append_rows(args.out, range(args.first, args.deals), make_row,
                        report=lambda rows, i: f"deal {i}: bids {rows[i]['bids']}"
                                               + (f"; {summary(rows)}" if nil else ""))
     if nil:

@@ -131,3 +131,11 @@ def test_the_screen_without_a_clock_plays_a_deal_the_same_way_twice(tmp_path):
         rows.append(json.loads(out.read_text()))
     assert rows[0] == rows[1]
     assert rows[0]["samples"] == 2 and rows[0]["bids"][Seat.E] == 0
+
+
+def test_a_screen_split_between_processes_plays_each_deal_once(tmp_path):
+    part = tmp_path / "part.jsonl"
+    assert nil_screen.main(["--defend", "--samples", "1", "--first", "1", "--deals", "2", "--seed", "7",
+                            "--out", str(part)]) == 0
+    rows = nil_screen.load(part)
+    assert list(rows) == [1] and rows[1]["deal"] == 1 and rows[1]["bids"][Seat.E] == 0
