@@ -132,28 +132,28 @@ def games(rows: dict) -> dict[tuple[int, int], dict[int, dict]]:
     return out
 
 
+MAX_HANDS = 40  # piki match's default --max-hands
+
+
 def game_result(hands: dict[int, dict]) -> str | None:
     """"A", "B" or "draw" from a game's last hand; None when the file stops before the end (a
-    game over the hand cap counts as decided on points, as the match does)."""
+    game still running at the hand cap is decided on points, as the match decides it)."""
     row = hands[max(hands)]
     state = replay(HandRecord.from_json(row["record"]))
     over, winner = state.game_result()
-    ns, ew = (t.points for t in state.score())
     if not over:
-        if ns == ew or max(hands) < MAX_HANDS:
+        if max(hands) < MAX_HANDS:
             return None
-        winner = "NS" if ns > ew else "EW"
+        ns, ew = (t.points for t in state.score())
+        winner = "draw" if ns == ew else "NS" if ns > ew else "EW"
     if winner == "draw":
         return "draw"
     return "A" if winner == row["a_team"] else "B"
 
 
-MAX_HANDS = 40  # piki match's default --max-hands
-
-
 def hand_outcome(row: dict) -> dict:
-    """Per side (A, B) of a finished hand: hand points, its nils as (bid, made) and whether its
-    contract was set."""
+    """Per side (A, B) of a finished hand: its hand points, whether each of its nils made, and
+    whether its contract was set."""
     record = HandRecord.from_json(row["record"])
     scores = replay(record).score()
     out = {}
