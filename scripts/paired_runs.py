@@ -48,6 +48,7 @@ from advisor.bids import is_nil  # noqa: E402
 from advisor.cards import Seat  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
 from hand_screen import sign_test  # noqa: E402
+from set_anatomy import side_team  # noqa: E402
 
 
 def load(path: str) -> dict[tuple[int, int, int], dict]:
@@ -158,8 +159,7 @@ def hand_outcome(row: dict) -> dict:
     scores = replay(record).score()
     out = {}
     for side in "AB":
-        team = 0 if (row["a_team"] == "NS") == (side == "A") else 1
-        sc = scores[team]
+        sc = scores[side_team(row, side)]
         out[side] = {"points": sc.hand_points, "nils": [n.made for n in sc.nils],
                      "set": sc.contract > 0 and sc.made is False}
     return out
@@ -167,16 +167,12 @@ def hand_outcome(row: dict) -> dict:
 
 def swing_kind(won: dict, lost: dict) -> str:
     """What differs in one hand between the game side A won (``won``) and the one it lost."""
-    if won["B"]["nils"] != lost["B"]["nils"]:
-        if len(won["B"]["nils"]) == len(lost["B"]["nils"]):
-            return "an opponent's nil made only in the lost game" if sum(lost["B"]["nils"]) > sum(won["B"]["nils"]) \
-                else "an opponent's nil made only in the won game"
-        return "an opponent's nil bid in one game only"
-    if won["A"]["nils"] != lost["A"]["nils"]:
-        if len(won["A"]["nils"]) == len(lost["A"]["nils"]):
-            return "a nil of side A made only in the won game" if sum(won["A"]["nils"]) > sum(lost["A"]["nils"]) \
-                else "a nil of side A made only in the lost game"
-        return "a nil of side A bid in one game only"
+    for side, whose in (("B", "an opponent's nil"), ("A", "a nil of side A")):
+        w, lo = won[side]["nils"], lost[side]["nils"]
+        if w != lo:
+            if len(w) != len(lo):
+                return f"{whose} bid in one game only"
+            return f"{whose} made only in the {'lost' if sum(lo) > sum(w) else 'won'} game"
     if won["A"]["set"] != lost["A"]["set"]:
         return "side A's contract set in one game only"
     if won["B"]["set"] != lost["B"]["set"]:
