@@ -177,7 +177,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "cannot_beat": "Nic, czym możesz zagrać, nie pobije {best}: pozbywasz się {card}.",
         "contrast_win": "Wzięcie lewy kartą {card} byłoby warte o {gap:.0f} pkt mniej.",
         "contrast_duck": "Oddanie lewy kartą {card} byłoby warte o {gap:.0f} pkt mniej.",
-        "spades_unbroken": "Piki nie są jeszcze przebite, więc nie możesz wyjść w pika.",
+        "spades_unbroken": "Piki nie są jeszcze rozbite, więc nie możesz wyjść w pika.",
         "cover_partner_nil": "Partner zgłosił nil: osłaniaj go — bierz lewy, które partner mógłby musieć"
                              " wziąć (nil przetrwa w {pct:.0f}% po {card}).",
         "own_nil": "Zgłosiłeś nil: zagrywaj pod najwyższą kartę (nil przetrwa w {pct:.0f}% po {card}).",

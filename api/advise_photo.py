@@ -110,10 +110,10 @@ def run_advise(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False))
     else:
         shown = sort_for_display(parse_card(c) for c in hand)  # by suit, high to low
-        print(f"hand ({len(hand)}): {' '.join(str(c) for c in shown)}")
+        from .text import render_bid, word
+
+        print(f"{word(args.lang, 'hand')} ({len(hand)}): {' '.join(str(c) for c in shown)}")
         for w in warnings:
             print(f"warning: {w}")
-        from .text import render_bid
-
-        print(render_bid(advice))
+        print(render_bid(advice, lang=args.lang))
     return 0

@@ -133,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--time", type=_seconds, default=None, metavar="SECONDS",
                         help="thinking time budget (trades strength for speed)")
         sp.add_argument("--seed", type=_seed, default=None, help="random seed for the simulations")
-        sp.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the explanation")
+        sp.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the explanation and the labels around it")
         if name == "review":
             sp.add_argument("--seat", default=None, help="review only this seat (default: all seats)")
 
@@ -197,8 +197,9 @@ def _dispatch(args: argparse.Namespace) -> int:
         options: dict[str, Any] = {"time_budget": args.time, "seed": args.seed, "lang": args.lang}
         if cmd == "review":
             options["seat"] = args.seat
+        render = getattr(text, f"render_{cmd}")
         return run_record_command(_advisor_command(cmd), args.record, args.json,
-                                  getattr(text, f"render_{cmd}"), options)
+                                  lambda answer: render(answer, lang=args.lang), options)
     if cmd == "scan":
         from vision.cli import run_scan
 

@@ -40,37 +40,85 @@ def render_check(c: dict[str, Any]) -> str:
     )
 
 
-def render_bid(a: dict[str, Any]) -> str:
-    lines = [f"bid {a['bid']}"]
+# The words of the plain-text advice, per language (the explanations themselves come translated
+# from advisor.explain; these are the labels around them).
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "bid": "bid {bid}", "play": "play {card}", "points": "{value} points",
+        "tricks": "{value} tricks", "game_won": "game won {pct}%", "contract_makes": "contract makes {pct}%",
+        "nil_makes": "nil makes {pct}% of the time", "nil": "nil", "blind_nil": "blind nil",
+        "bidding": "bidding", "trick": "trick {n}", "did_bid": "bid", "did_play": "played",
+        "best": "best", "costs": "costs", "hand": "hand",
+    },
+    "pl": {
+        "bid": "deklaruj {bid}", "play": "zagraj {card}", "points": "{value} pkt",
+        "tricks": "{value} lewy", "game_won": "wygrana partii {pct}%",
+        "contract_makes": "kontrakt wychodzi {pct}%", "nil_makes": "nil udaje się w {pct}% przypadków",
+        "nil": "nil", "blind_nil": "ślepy nil", "bidding": "licytacja", "trick": "lewa {n}",
+        "did_bid": "zgłoszono", "did_play": "zagrano", "best": "najlepiej", "costs": "koszt",
+        "hand": "ręka",
+    },
+}
+
+
+def word(lang: str, key: str, **params: Any) -> str:
+    """One label of the plain-text advice in ``lang`` (English for a language it lacks)."""
+    return WORDS.get(lang, WORDS["en"])[key].format(**params)
+
+
+def number(lang: str, value: float, places: int, sign: bool = False) -> str:
+    """``value`` with ``places`` decimals (a decimal comma in Polish), signed if ``sign``.
+
+    >>> number("pl", -10.04, 1, sign=True), number("en", 7.925, 2)
+    ('-10,0', '7.92')
+    """
+    text = f"{value:+.{places}f}" if sign else f"{value:.{places}f}"
+    return text.replace(".", ",") if lang == "pl" else text
+
+
+def bid_name(lang: str, bid: Any) -> str:
+    """A bid as the text shows it: a number, or nil / blind nil in words."""
+    return word(lang, bid) if bid in ("nil", "blind_nil") else str(bid)
+
+
+def render_bid(a: dict[str, Any], lang: str = "en") -> str:
+    lines = [word(lang, "bid", bid=bid_name(lang, a["bid"]))]
     for c in a["candidates"][:6]:
-        won = f", game won {100 * c['win_chance']:.0f}%" if c.get("win_chance") is not None else ""
-        makes = f", contract makes {100 * c['make_chance']:.0f}%" if c.get("make_chance") is not None else ""
-        lines.append(f"  {str(c['bid']):>9}: {c['expected_points']:+.1f} points{won}{makes}")
+        row = [word(lang, "points", value=number(lang, c["expected_points"], 1, sign=True))]
+        if c.get("win_chance") is not None:
+            row.append(word(lang, "game_won", pct=f"{100 * c['win_chance']:.0f}"))
+        if c.get("make_chance") is not None:
+            row.append(word(lang, "contract_makes", pct=f"{100 * c['make_chance']:.0f}"))
+        lines.append(f"  {bid_name(lang, c['bid']):>9}: " + ", ".join(row))
     if a.get("nil_probability") is not None:
-        lines.append(f"  nil makes {100 * a['nil_probability']:.0f}% of the time")
+        lines.append("  " + word(lang, "nil_makes", pct=f"{100 * a['nil_probability']:.0f}"))
     lines.append(a["explanation"])
     return "\n".join(lines)
 
 
-def render_play(a: dict[str, Any]) -> str:
-    lines = [f"play {a['card']}"]
+def render_play(a: dict[str, Any], lang: str = "en") -> str:
+    lines = [word(lang, "play", card=a["card"])]
     for c in a["candidates"]:
-        lines.append(f"  {c['card']}: {c['expected_tricks']:.2f} tricks, {c['expected_points']:+.1f} points")
+        lines.append(f"  {c['card']}: " + word(lang, "tricks", value=number(lang, c["expected_tricks"], 2))
+                     + ", " + word(lang, "points", value=number(lang, c["expected_points"], 1, sign=True)))
     lines.append(a["explanation"])
     return "\n".join(lines)
 
 
-def render_review(r: dict[str, Any]) -> str:
+def render_review(r: dict[str, Any], lang: str = "en") -> str:
     lines = []
     for d in r["decisions"]:
         if d["cost"] > 0.05 or d.get("mark"):
             mark = d.get("mark") or ""
             # the marks are by tricks lost (ben's rule), the cost in points: both are shown
-            tricks = f", {d['tricks_lost']:.1f} tricks" if d.get("tricks_lost") else ""
-            did = "bid" if d.get("kind") == "bid" else "played"
-            label = "bidding" if d.get("kind") == "bid" else d["label"]
-            lines.append(f"{label:>10} {d['seat']}: {did} {d['played']}, best {d['best']}"
-                         f" (costs {d['cost']:.1f} points{tricks}) {mark}".rstrip())
+            cost = word(lang, "points", value=number(lang, d["cost"], 1))
+            if d.get("tricks_lost"):
+                cost += ", " + word(lang, "tricks", value=number(lang, d["tricks_lost"], 1))
+            is_bid = d.get("kind") == "bid"
+            label = word(lang, "bidding") if is_bid else word(lang, "trick", n=d["index"] // 4 + 1)
+            played, best = (bid_name(lang, d["played"]), bid_name(lang, d["best"])) if is_bid else (d["played"], d["best"])
+            lines.append(f"{label:>10} {d['seat']}: {word(lang, 'did_bid' if is_bid else 'did_play')} {played},"
+                         f" {word(lang, 'best')} {best} ({word(lang, 'costs')} {cost}) {mark}".rstrip())
             if d.get("note"):
                 lines.append(f"{'':>13}{d['note']}")
     lines.append(r["summary"])

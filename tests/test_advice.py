@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 import subprocess
 import sys
 
@@ -12,7 +13,7 @@ import pytest
 
 from advisor.advice import bid_json, choose_action, play_json, review_json
 from advisor.bids import BLIND_NIL
-from advisor.cards import Seat, parse_card
+from advisor.cards import Seat, Suit, parse_card
 from advisor.record import HandRecord, replay
 from advisor.rules import Rules
 from advisor.state import HandState, deal
@@ -696,17 +697,53 @@ def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
     from api.text import render_review
 
     review = {"summary": "N: 1 costly decision.", "decisions": [
-        {"kind": "bid", "label": "bid 2", "seat": "N", "played": 2, "best": 3, "cost": 5.5, "mark": "",
-         "note": "With 2, ..."},
-        {"kind": "play", "label": "trick 8", "seat": "N", "played": "JS", "best": "2H", "cost": 0.8,
-         "tricks_lost": 0.4, "mark": "?", "note": "JS: ..."},
-        {"kind": "play", "label": "trick 9", "seat": "N", "played": "3C", "best": "3C", "cost": 0.0,
-         "tricks_lost": 0.0, "mark": "", "note": "3C: ..."},
+        {"kind": "bid", "index": 0, "label": "bid 1", "seat": "N", "played": 2, "best": 3, "cost": 5.5,
+         "mark": "", "note": "With 2, ..."},
+        {"kind": "play", "index": 28, "label": "trick 8", "seat": "N", "played": "JS", "best": "2H",
+         "cost": 0.8, "tricks_lost": 0.4, "mark": "?", "note": "JS: ..."},
+        {"kind": "play", "index": 33, "label": "trick 9", "seat": "N", "played": "3C", "best": "3C",
+         "cost": 0.0, "tricks_lost": 0.0, "mark": "", "note": "3C: ..."},
+        {"kind": "bid", "index": 2, "label": "bid 3", "seat": "S", "played": "blind_nil", "best": "nil",
+         "cost": 40.0, "mark": "?", "note": ""},
     ]}
     lines = render_review(review).splitlines()
     assert lines[0] == "   bidding N: bid 2, best 3 (costs 5.5 points)"
     assert lines[2] == "   trick 8 N: played JS, best 2H (costs 0.8 points, 0.4 tricks) ?"
+    assert lines[4] == "   bidding S: bid blind nil, best nil (costs 40.0 points) ?"
     assert "trick 9" not in render_review(review) and lines[-1] == "N: 1 costly decision."
+    # in Polish the labels around the (already translated) notes are Polish too, with decimal commas
+    pl = render_review(review, lang="pl").splitlines()
+    assert pl[0] == " licytacja N: zgłoszono 2, najlepiej 3 (koszt 5,5 pkt)"
+    assert pl[2] == "    lewa 8 N: zagrano JS, najlepiej 2H (koszt 0,8 pkt, 0,4 lewy) ?"
+    assert pl[4] == " licytacja S: zgłoszono ślepy nil, najlepiej nil (koszt 40,0 pkt) ?"
+
+
+def test_play_and_bid_text_in_polish_through_the_cli(tmp_path):
+    """``--lang pl`` without ``--json``: the whole answer is Polish, not only the explanation."""
+    rng = random.Random(12)
+    hands = deal(rng)
+    lead = max(c for c in hands[Seat.N] if c.suit != Suit.S)  # spades are not broken yet
+    rec = {"format": "piki-hand/1", "dealer": "N", "hands": {"E": [str(c) for c in hands[Seat.E]]},
+           "bids": {"N": 3, "E": 2, "S": 4, "W": 3}, "plays": [str(lead)]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rec))
+    out = subprocess.run([sys.executable, "-m", "api.cli", "play", str(path), "--time", "0.2", "--seed", "1",
+                          "--lang", "pl"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("zagraj ")
+    legal = {str(c) for c in hands[Seat.E] if c.suit == lead.suit} or {str(c) for c in hands[Seat.E]}
+    assert lines[0].split()[1] in legal
+    rows = [line for line in lines[1:] if line.startswith("  ")]
+    assert rows and all(re.fullmatch(r"  \w\w: \d+,\d\d lewy, [+-]\d+,\d pkt", row) for row in rows)
+    assert "tricks" not in out.stdout and "points" not in out.stdout
+    rec = {"format": "piki-hand/1", "dealer": "N", "hands": {"N": [str(c) for c in hands[Seat.N]]}}
+    path.write_text(json.dumps(rec))
+    out = subprocess.run([sys.executable, "-m", "api.cli", "bid", str(path), "--time", "0.3", "--seed", "1",
+                          "--lang", "pl"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("deklaruj ") and "nil udaje się w " in out.stdout
+    assert " pkt" in out.stdout and "points" not in out.stdout
 
 
 def test_review_summary_counts_the_points_of_unmarked_decisions():
