@@ -133,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--time", type=_seconds, default=None, metavar="SECONDS",
                         help="thinking time budget (trades strength for speed)")
         sp.add_argument("--seed", type=_seed, default=None, help="random seed for the simulations")
-        sp.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the explanation and the labels around it")
+        sp.add_argument("--lang", choices=("en", "pl"), default="en",
+                        help="language of the answer (the explanation and the labels around it)")
         if name == "review":
             sp.add_argument("--seat", default=None, help="review only this seat (default: all seats)")
 

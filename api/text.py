@@ -116,7 +116,9 @@ def render_review(r: dict[str, Any], lang: str = "en") -> str:
                 cost += ", " + word(lang, "tricks", value=number(lang, d["tricks_lost"], 1))
             is_bid = d.get("kind") == "bid"
             label = word(lang, "bidding") if is_bid else word(lang, "trick", n=d["index"] // 4 + 1)
-            played, best = (bid_name(lang, d["played"]), bid_name(lang, d["best"])) if is_bid else (d["played"], d["best"])
+            played, best = d["played"], d["best"]
+            if is_bid:
+                played, best = bid_name(lang, played), bid_name(lang, best)
             lines.append(f"{label:>10} {d['seat']}: {word(lang, 'did_bid' if is_bid else 'did_play')} {played},"
                          f" {word(lang, 'best')} {best} ({word(lang, 'costs')} {cost}) {mark}".rstrip())
             if d.get("note"):
