@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 
 import pytest
@@ -360,11 +361,21 @@ def test_bid_advice_lists_each_bid_with_its_chances(page):
     heads = [h.inner_text() for h in table.locator("th").all()]
     assert heads == ["Bid", "expected points", "chance to win the game", "contract makes"]
     for row in table.locator("tbody tr").all():
-        bid, _, won, makes = [c.inner_text() for c in row.locator("td").all()]
-        assert won.endswith("%")
-        assert makes.endswith("%") if bid != "0" else makes == ""  # a nil has no contract to make
+        bid, points, won, makes = [c.inner_text() for c in row.locator("td").all()]
+        assert won.endswith("%") and re.fullmatch(r"-?\d+\.\d", points)
+        assert makes.endswith("%") if bid != "0 (nil)" else makes == ""  # a nil has no contract to make
     text = page.locator("#bid-advice").inner_text()
     assert "makes in about" in text and "Counting your hand alone" in text
+    # in Polish the whole table is, decimal commas included
+    page.select_option("#lang-select", "pl")
+    page.click("#bid-form button[type=submit]")
+    page.wait_for_function("document.querySelector('#bid-advice th') &&"
+                           " document.querySelector('#bid-advice th').innerText === 'Deklaracja'", timeout=60_000)
+    points = [row.locator("td").nth(1).inner_text() for row in table.locator("tbody tr").all()]
+    assert points and all(re.fullmatch(r"-?\d+,\d", p) for p in points)
+    assert page.locator("#bid-form select[name=bid_W] option[value=blind_nil]").inner_text() == "ślepy nil"
+    page.select_option("#lang-select", "en")
+    assert page.locator("#bid-form select[name=bid_W] option[value=blind_nil]").inner_text() == "blind nil"
     assert not page.errors
 
 

@@ -37,6 +37,7 @@ const TEXTS = {
     confirm_card: "Record {card}", created: "Game created.", saved: "Saved.",
     review_running: "Analysing the decisions…", review_unavailable: "The analysis is not available: {msg}",
     bad_json: "This is not valid JSON: {msg}", mistake_cost: "−{cost} pts", tricks_lost: "−{n} tricks", best: "best: {card}",
+    blind_nil: "blind nil",
     chart_title: "Tricks taken during the hand", final_score: "Score of the hand",
     trick_closed: "Trick closed.", proposed: "Seen {card} ({frames}/{needed})…", confirmed: "{seat} played {card}.",
     waiting: "Waiting for the table to clear.", game_over: "Game over. Winner: {w}",
@@ -74,7 +75,8 @@ const TEXTS = {
     your_turn: "Twój ruch!", question: "Potwierdź", confirm: "Tak, zapisz", reject: "Nie",
     confirm_card: "Zapisz {card}", created: "Utworzono grę.", saved: "Zapisano.",
     review_running: "Analizuję decyzje…", review_unavailable: "Analiza jest niedostępna: {msg}",
-    bad_json: "To nie jest poprawny JSON: {msg}", mistake_cost: "−{cost} pkt", tricks_lost: "−{n} lew", best: "najlepsza: {card}",
+    bad_json: "To nie jest poprawny JSON: {msg}", mistake_cost: "−{cost} pkt", tricks_lost: "−{n} lewy", best: "najlepsza: {card}",
+    blind_nil: "ślepy nil",
     chart_title: "Lewy wzięte w trakcie rozdania", final_score: "Wynik rozdania",
     trick_closed: "Lewa zamknięta.", proposed: "Widzę {card} ({frames}/{needed})…", confirmed: "{seat} zagrał {card}.",
     waiting: "Czekam, aż stół zostanie uprzątnięty.", game_over: "Koniec gry. Wygrywa: {w}",
@@ -89,10 +91,22 @@ function t(key, vars) {
   return s;
 }
 
+// A number as the language writes it (5.5 / 5,5), with a fixed number of decimals.
+function num(x, places) {
+  const s = Number(x).toFixed(places);
+  return lang === "pl" ? s.replace(".", ",") : s;
+}
+
+// A bid in words: 0 is nil, "blind_nil" in the page's language.
+function bidName(b) {
+  return b === "blind_nil" ? t("blind_nil") : b === 0 || b === "nil" ? "0 (nil)" : String(b);
+}
+
 function applyLanguage() {
   document.documentElement.lang = lang;
   document.getElementById("lang-select").value = lang;
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const opt of document.querySelectorAll("option[value=blind_nil]")) opt.textContent = bidName("blind_nil");
   if (live.state) renderLiveState(live.state);
 }
 
@@ -170,8 +184,8 @@ function fillSeatSelects() {
     sel.replaceChildren(...SEATS.map(s => el("option", { value: s, text: s })));
     if (sel.dataset.default) sel.value = sel.dataset.default;
   }
-  const bidOptions = () => [...Array(14).keys()].map(n => el("option", { value: String(n), text: n === 0 ? "0 (nil)" : String(n) }))
-    .concat([el("option", { value: "blind_nil", text: "blind nil" })]);
+  const bidOptions = () => [...Array(14).keys()].map(n => el("option", { value: String(n), text: bidName(n) }))
+    .concat([el("option", { value: "blind_nil", text: bidName("blind_nil") })]);
   $("#live-manual select[name=bid]").replaceChildren(...bidOptions());
   const box = $("#bid-form .bids-so-far");
   box.replaceChildren(...SEATS.map(s => el("label", {}, s + " ",
@@ -271,8 +285,7 @@ async function onPhoto(ev) {
 function renderAdvice(box, adv) {
   box.replaceChildren();
   if ("bid" in adv) {
-    const bid = adv.bid === "blind_nil" ? "blind nil" : adv.bid === 0 ? "0 (nil)" : adv.bid;
-    box.append(el("div", { class: "big", text: t("advice_bid", { bid }) }));
+    box.append(el("div", { class: "big", text: t("advice_bid", { bid: bidName(adv.bid) }) }));
   } else if ("card" in adv) {
     box.append(el("div", { class: "big" }, t("advice_card", { card: cardName(adv.card) }) + " ", cardImg(adv.card)));
   }
@@ -283,9 +296,9 @@ function renderAdvice(box, adv) {
     const isBid = "bid" in cands[0];
     const pct = v => (typeof v === "number" ? Math.round(v * 100) + "%" : "");
     const rows = cands.map(c => el("tr", {},
-      el("td", { text: isBid ? String(c.bid) : cardName(c.card) }),
-      el("td", { text: c.expected_points !== undefined ? String(c.expected_points) : "" }),
-      el("td", { text: isBid ? pct(c.win_chance) : (c.expected_tricks !== undefined ? String(c.expected_tricks) : "") }),
+      el("td", { text: isBid ? bidName(c.bid) : cardName(c.card) }),
+      el("td", { text: c.expected_points !== undefined ? num(c.expected_points, 1) : "" }),
+      el("td", { text: isBid ? pct(c.win_chance) : (c.expected_tricks !== undefined ? num(c.expected_tricks, 2) : "") }),
       ...(isBid ? [el("td", { text: pct(c.make_chance) })] : [])));
     box.append(el("table", { class: "candidates" },
       el("thead", {}, el("tr", {}, el("th", { text: isBid ? t("bid") : t("card") }),
@@ -384,7 +397,7 @@ function renderLiveState(st) {
   box.append(el("p", {}, el("b", { text: t("game_score") + ": " }),
     `NS ${sb.NS} (${t("bags")} ${bb.NS}) · EW ${sb.EW} (${t("bags")} ${bb.EW})`));
   box.append(el("p", {}, el("b", { text: t("bids") + ": " }),
-    SEATS.map(s => s + " " + (st.bids[s] === undefined ? "·" : st.bids[s])).join("  ")));
+    SEATS.map(s => s + " " + (st.bids[s] === undefined ? "·" : bidName(st.bids[s]))).join("  ")));
   box.append(el("p", {}, el("b", { text: t("tricks") + ": " }),
     SEATS.map(s => s + " " + st.tricks[s]).join("  ")));
   box.append(el("h3", { text: t("current_trick") }));
@@ -578,7 +591,8 @@ async function runReview() {
     const rev = await api("POST", "/v1/review", record, { lang, seat });
     status.textContent = "";
     const bidNotes = (rev.decisions || []).filter(d => d.kind === "bid").map(d =>
-      `${d.seat}: ${t("bid")} ${d.played}` + (d.mark ? ` → ${t("best", { card: d.best })} (${t("mistake_cost", { cost: d.cost })}`
+      `${d.seat}: ${t("bid")} ${bidName(d.played)}` + (d.mark ? ` → ${t("best", { card: bidName(d.best) })}`
+        + ` (${t("mistake_cost", { cost: num(d.cost, 1) })}`
         + (d.note ? `: ${d.note}` : "") + ")" : " ✓"));
     $("#review-summary").textContent = (rev.summary || "") + (bidNotes.length ? "  " + t("bids") + " — " + bidNotes.join("; ") : "");
     drawReviewTable(st, rev.decisions || []);
@@ -605,11 +619,11 @@ function drawReviewTable(st, decisions) {
       const td = el("td", { class: (tr.winner === s ? "winner " : "") + (d && d.mark ? "mistake" : "") },
         cardImg(p.card), el("span", { class: "label " + ("HD".includes(p.card[1]) ? "red" : ""), text: cardName(p.card) }));
       if (d && d.mark) {
-        td.append(el("span", { class: "cost", text: d.mark + " " + t("mistake_cost", { cost: d.cost }) }),
+        td.append(el("span", { class: "cost", text: d.mark + " " + t("mistake_cost", { cost: num(d.cost, 1) }) }),
           el("span", { class: "best", text: t("best", { card: cardName(d.best) }) }));
         // the mark is by tricks lost, the cost in points: the tooltip gives both
-        td.title = `${d.played} → ${d.best}: ${t("mistake_cost", { cost: d.cost })}`
-          + (d.tricks_lost ? `, ${t("tricks_lost", { n: d.tricks_lost })}` : "") + (d.note ? `\n${d.note}` : "");
+        td.title = `${d.played} → ${d.best}: ${t("mistake_cost", { cost: num(d.cost, 1) })}`
+          + (d.tricks_lost ? `, ${t("tricks_lost", { n: num(d.tricks_lost, 1) })}` : "") + (d.note ? `\n${d.note}` : "");
       }
       return td;
     });
