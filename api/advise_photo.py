@@ -10,6 +10,7 @@ from advisor.bids import BidParseError, bid_to_json, parse_bid
 from advisor.cards import parse_card, parse_seat, sort_for_display
 from advisor.record import HandRecord, RecordError, replay
 from advisor.state import IllegalEvent
+from vision.assemble import scan_warnings, warning_text
 
 
 def _pairs(text: str, what: str) -> dict[str, str]:
@@ -34,8 +35,25 @@ def _numbers(text: str, what: str) -> dict[str, int]:
     return out
 
 
-def hand_from_scan(scan: dict) -> tuple[list[str], list[str]]:
-    """The cards to bid with, and the scan's warnings with any of this choice's own.
+# This command's own warnings, per language (the scan's come from vision.assemble).
+WARNINGS = {
+    "en": {
+        "more_than_a_hand": "{n} cards in view, more than one hand: bidding with {kept}, leaving out {left};"
+                            " photograph your hand alone for a sure answer",
+        "not_13": "found {n} cards in the hand, expected 13: the advice samples the missing ones; re-shoot"
+                  " with every corner visible for a sharper answer",
+    },
+    "pl": {
+        "more_than_a_hand": "kart w kadrze: {n}, więcej niż jedna ręka: podpowiedź dla {kept} z nich, bez {left};"
+                            " sfotografuj samą swoją rękę, a odpowiedź będzie pewna",
+        "not_13": "kart w ręce: {n} zamiast 13: podpowiedź losuje brakujące; zrób zdjęcie jeszcze raz tak, żeby"
+                  " widać było każdy róg, a odpowiedź będzie pewniejsza",
+    },
+}
+
+
+def hand_from_scan(scan: dict, lang: str = "en") -> tuple[list[str], list[str]]:
+    """The cards to bid with, and the scan's warnings (in ``lang``) with any of this choice's own.
 
     Before the bidding ends no card has been played, so every card in view is the user's: all of
     them, whatever zone the scan gave them, up to 13. More than 13 cannot be one hand: then the
@@ -46,16 +64,15 @@ def hand_from_scan(scan: dict) -> tuple[list[str], list[str]]:
     >>> hand_from_scan(scan)
     (['AS', 'KD'], [])
     """
-    warnings = list(scan.get("warnings", []))
     cards = scan.get("cards") or []
+    warnings = list(scan.get("warnings", [])) if lang == "en" else scan_warnings(cards, lang)
     if len(cards) <= 13:
         return [c["card"] for c in cards], warnings
     held = [c for c in cards if c.get("zone") == "hand"] or cards
     keep = {c["card"] for c in sorted(held, key=lambda c: -c.get("confidence", 0.0))[:13]}
     hand = [c["card"] for c in cards if c["card"] in keep]
     left = [c["card"] for c in cards if c["card"] not in keep]
-    warnings.append(f"{len(cards)} cards in view, more than one hand: bidding with {len(hand)}, leaving out "
-                    f"{' '.join(left)}; photograph your hand alone for a sure answer")
+    warnings.append(WARNINGS[lang]["more_than_a_hand"].format(n=len(cards), kept=len(hand), left=" ".join(left)))
     return hand, warnings
 
 
@@ -79,14 +96,12 @@ def run_advise(args: argparse.Namespace) -> int:
     except ImageError as e:
         print(f"piki: {args.image}: {e}", file=sys.stderr)
         return 2
-    hand, warnings = hand_from_scan(scan)
+    hand, warnings = hand_from_scan(scan, args.lang)
     if not hand:  # a bid for no card seen would be the bid for any hand: not this photo's answer
-        print(f"piki: {args.image}: no cards found: photograph the hand so that the corner indices are"
-              " sharp and well lit", file=sys.stderr)
+        print(f"piki: {args.image}: {warning_text(args.lang, 'none')}", file=sys.stderr)
         return 2
     if len(hand) != 13:
-        warnings.append(f"found {len(hand)} cards in the hand, expected 13: the advice samples the"
-                        " missing ones; re-shoot with every corner visible for a sharper answer")
+        warnings.append(WARNINGS[args.lang]["not_13"].format(n=len(hand)))
     try:
         record = HandRecord.from_json({
             "rules": args.rules, "dealer": dealer.name, "score_before": score, "bags_before": bags,
@@ -114,6 +129,6 @@ def run_advise(args: argparse.Namespace) -> int:
 
         print(f"{word(args.lang, 'hand')} ({len(hand)}): {' '.join(str(c) for c in shown)}")
         for w in warnings:
-            print(f"warning: {w}")
+            print(f"{word(args.lang, 'warning')}: {w}")
         print(render_bid(advice, lang=args.lang))
     return 0

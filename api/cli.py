@@ -142,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("images", nargs="+", metavar="IMAGE")
     sp.add_argument("--json", action="store_true")
     sp.add_argument("--annotate", metavar="OUT.jpg", default=None, help="write an image with boxes and names")
+    sp.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the warnings")
 
     sp = sub.add_parser("advise", help="scan a photo of a hand, then advise the bid")
     sp.add_argument("image", metavar="PHOTO")
@@ -204,7 +205,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if cmd == "scan":
         from vision.cli import run_scan
 
-        return run_scan(args.images, args.json, args.annotate)
+        return run_scan(args.images, args.json, args.annotate, args.lang)
     if cmd == "advise":
         from .advise_photo import run_advise
 

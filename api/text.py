@@ -48,7 +48,7 @@ WORDS: dict[str, dict[str, str]] = {
         "tricks": "{value} tricks", "game_won": "game won {pct}%", "contract_makes": "contract makes {pct}%",
         "nil_makes": "nil makes {pct}% of the time", "nil": "nil", "blind_nil": "blind nil",
         "bidding": "bidding", "trick": "trick {n}", "did_bid": "bid", "did_play": "played",
-        "best": "best", "costs": "costs", "hand": "hand",
+        "best": "best", "costs": "costs", "hand": "hand", "warning": "warning",
     },
     "pl": {
         "bid": "deklaruj {bid}", "play": "zagraj {card}", "points": "{value} pkt",
@@ -56,7 +56,7 @@ WORDS: dict[str, dict[str, str]] = {
         "contract_makes": "kontrakt wychodzi {pct}%", "nil_makes": "nil udaje się w {pct}% przypadków",
         "nil": "nil", "blind_nil": "ślepy nil", "bidding": "licytacja", "trick": "lewa {n}",
         "did_bid": "zgłoszono", "did_play": "zagrano", "best": "najlepiej", "costs": "koszt",
-        "hand": "ręka",
+        "hand": "ręka", "warning": "uwaga",
     },
 }
 

@@ -68,6 +68,21 @@ def test_advise_text_output_names_the_hand(hand_photo, capsys):
     assert text.startswith("hand (")
 
 
+def test_advise_in_polish_says_everything_in_polish(hand_photo, tmp_path, capsys):
+    path, _ = hand_photo
+    assert main(["advise", str(path), "--time", "0.2", "--lang", "pl"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("ręka (") and "\ndeklaruj " in text and " pkt" in text
+    assert "warning:" not in text and "points" not in text
+    # a photo of no cards: the reason in Polish too
+    import numpy as np
+
+    empty = tmp_path / "table.png"
+    cv2.imwrite(str(empty), np.full((600, 800, 3), 90, np.uint8))
+    assert main(["advise", str(empty), "--time", "0.2", "--lang", "pl"]) == 2
+    assert "nie znaleziono kart" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--bids", "N3"], "KEY:VALUE"),
     (["--score", "NS:lots"], "not a whole number"),
@@ -105,6 +120,13 @@ def test_beyond_thirteen_the_hand_zone_and_the_most_confident():
     hand, warnings = hand_from_scan(_scan(*cards))
     assert hand == [r + "S" for r in ranks]
     assert "17 cards in view" in warnings[-1] and "AD" in warnings[-1] and "4H" in warnings[-1]
+    # in Polish the scan's own warnings are given again from its cards: the three unsure hearts
+    # (read at 0.5), the 16 cards in the hand zone, then this choice's own
+    hand, warnings = hand_from_scan(_scan(*cards), "pl")
+    assert hand == [r + "S" for r in ranks]
+    assert warnings[:3] == [f"{r}H niepewna (0,50): zrób zdjęcie z bliska" for r in "234"]
+    assert warnings[3] == "kart w strefie ręki: 16, a ręka ma najwyżej 13"
+    assert warnings[4].startswith("kart w kadrze: 17") and "AD" in warnings[4]
 
 
 def test_module_examples():

@@ -296,7 +296,13 @@ def test_scan_of_a_real_image(client):
     out = r.json()
     assert out["image"] == "green.png"
     assert isinstance(out["cards"], list) and "hand" in out and "table" in out
-    assert "warnings" in out
+    assert out["cards"] == [] and out["warnings"] == ["no cards found: frame the cards so their corner"
+                                                      " indices are sharp and well lit"]
+    # the warnings in Polish on request (the web page asks in its own language)
+    r = client.post("/v1/scan", params={"lang": "pl"}, files={"image": ("green.png", png_bytes(64, 48), "image/png")})
+    assert r.status_code == 200 and r.json()["warnings"][0].startswith("nie znaleziono kart")
+    assert_error(client.post("/v1/scan", params={"lang": "de"},
+                             files={"image": ("green.png", png_bytes(64, 48), "image/png")}), 422, "lang")
 
 
 def rendered_table():

@@ -575,6 +575,19 @@ def test_cli_json_lines_and_bad_image(tmp_path, capsys, held_out_scene):
 
 
 @needs_models
+def test_piki_scan_gives_its_warnings_in_the_language_asked(tmp_path, capsys):
+    from api.cli import main
+
+    empty = tmp_path / "table.png"
+    cv2.imwrite(str(empty), np.full((480, 640, 3), 90, np.uint8))
+    assert main(["scan", str(empty), "--json", "--lang", "pl"]) == 0
+    assert json.loads(capsys.readouterr().out)["warnings"] == [
+        "nie znaleziono kart: ustaw karty tak, żeby ich narożne oznaczenia były ostre i dobrze oświetlone"]
+    assert main(["scan", str(empty), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["warnings"][0].startswith("no cards found")
+
+
+@needs_models
 def test_a_heic_phone_photo_scans_like_the_same_photo_in_png(tmp_path, capsys):
     from vision.cli import run_scan
     from vision.scan import scan_image

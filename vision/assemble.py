@@ -105,14 +105,46 @@ def build_result(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF) 
     cards.sort(key=lambda c: (c.zone != "hand", card_box(boxes, c)[0], card_box(boxes, c)[1]))
     out = [{"card": c.code, "confidence": round(c.confidence, 3), "box": card_box(boxes, c), "zone": c.zone}
            for c in cards]
-    warnings = []
-    if not out:
-        warnings.append("no cards found: frame the cards so their corner indices are sharp and well lit")
-    for c in out:
-        if c["confidence"] < UNCERTAIN:
-            warnings.append(f"{c['card']} uncertain ({c['confidence']:.2f}): re-shoot closer")
     hand = [c["card"] for c in out if c["zone"] == "hand"]
-    if len(hand) > 13:
-        warnings.append(f"{len(hand)} cards in the hand zone: a hand holds at most 13")
     return {"cards": out, "hand": hand, "table": [c["card"] for c in out if c["zone"] == "table"],
-            "warnings": warnings}
+            "warnings": scan_warnings(out)}
+
+
+# What a scan warns about, per language (``piki scan --lang``, ``POST /v1/scan?lang=``).
+WARNINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "none": "no cards found: frame the cards so their corner indices are sharp and well lit",
+        "uncertain": "{card} uncertain ({confidence}): re-shoot closer",
+        "too_many": "{n} cards in the hand zone: a hand holds at most 13",
+    },
+    "pl": {
+        "none": "nie znaleziono kart: ustaw karty tak, żeby ich narożne oznaczenia były ostre i dobrze"
+                " oświetlone",
+        "uncertain": "{card} niepewna ({confidence}): zrób zdjęcie z bliska",
+        "too_many": "kart w strefie ręki: {n}, a ręka ma najwyżej 13",
+    },
+}
+
+
+def warning_text(lang: str, key: str, **params) -> str:
+    """One warning of the scan in ``lang`` (English for a language it lacks)."""
+    return WARNINGS.get(lang, WARNINGS["en"])[key].format(**params)
+
+
+def scan_warnings(cards: list[dict], lang: str = "en") -> list[str]:
+    """The warnings of a scan whose cards are ``cards`` (as in its answer): no card found, a card
+    read with a confidence under ``UNCERTAIN`` (naming it), more than 13 cards in the hand zone.
+
+    >>> scan_warnings([{"card": "QH", "confidence": 0.45, "zone": "hand"}], "pl")
+    ['QH niepewna (0,45): zrób zdjęcie z bliska']
+    """
+    warnings = [] if cards else [warning_text(lang, "none")]
+    for c in cards:
+        if c["confidence"] < UNCERTAIN:
+            confidence = f"{c['confidence']:.2f}"
+            warnings.append(warning_text(lang, "uncertain", card=c["card"],
+                                         confidence=confidence.replace(".", ",") if lang == "pl" else confidence))
+    in_hand = sum(c["zone"] == "hand" for c in cards)
+    if in_hand > 13:
+        warnings.append(warning_text(lang, "too_many", n=in_hand))
+    return warnings

@@ -32,8 +32,10 @@ def _readable(image: str, result: dict) -> str:
     return line
 
 
-def run_scan(paths: list[str], as_json: bool, annotate: str | None) -> int:
-    """Scan each image; one line per image on stdout. Returns 0, or 2 if any image was bad."""
+def run_scan(paths: list[str], as_json: bool, annotate: str | None, lang: str = "en") -> int:
+    """Scan each image; one line per image on stdout (the warnings in ``lang``). Returns 0, or 2
+    if any image was bad."""
+    from .assemble import scan_warnings
     from .image_io import load_image
     from .scan import default_detector
 
@@ -42,6 +44,8 @@ def run_scan(paths: list[str], as_json: bool, annotate: str | None) -> int:
         try:
             img = load_image(path)
             result = default_detector().scan(img)
+            if lang != "en":
+                result["warnings"] = scan_warnings(result["cards"], lang)
         except ImageError as exc:
             print(f"piki scan: {exc}", file=sys.stderr)
             status = 2
@@ -74,8 +78,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("images", nargs="+")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--annotate", metavar="PATH", help="write an annotated JPEG (a folder for several images)")
+    ap.add_argument("--lang", choices=("en", "pl"), default="en", help="language of the warnings")
     args = ap.parse_args(argv)
-    return run_scan(args.images, args.json, args.annotate)
+    return run_scan(args.images, args.json, args.annotate, args.lang)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, File, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Query, Request, UploadFile
+
+from vision.assemble import scan_warnings
 
 from ..config import Settings
 from ..deps import get_settings
@@ -26,7 +28,10 @@ async def read_upload(image: UploadFile, settings: Settings) -> bytes:
              responses={413: {"model": ErrorOut}, 415: {"model": ErrorOut},
                         422: {"model": ErrorOut}, 503: {"model": ErrorOut}})
 async def post_scan(request: Request, image: UploadFile = File(..., description="JPEG, PNG or WebP photo"),
+                    lang: str = Query("en", pattern="^(en|pl)$", description="language of the warnings"),
                     settings: Settings = Depends(get_settings)) -> dict[str, Any]:
     data = await read_upload(image, settings)
     result = await scan_upload(request.app, data, settings)
+    if lang != "en":
+        result = {**result, "warnings": scan_warnings(result["cards"], lang)}
     return {"image": image.filename or "upload", **result}

@@ -250,7 +250,7 @@ async function onPhoto(ev) {
     const upload = await photoForUpload(img, file);
     const form = new FormData();
     form.append("image", upload, upload.name || file.name || "photo.jpg");
-    const scan = await api("POST", "/v1/scan", form);
+    const scan = await api("POST", "/v1/scan", form, { lang });
     const canvas = $("#photo-canvas");
     const maxW = 1000;
     // a photo this browser cannot show (a HEIC file outside Safari): its boxes on a plain ground
