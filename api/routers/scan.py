@@ -6,8 +6,6 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, File, Query, Request, UploadFile
 
-from vision.assemble import scan_warnings
-
 from ..config import Settings
 from ..deps import get_settings
 from ..errors import ImageRejected
@@ -33,5 +31,7 @@ async def post_scan(request: Request, image: UploadFile = File(..., description=
     data = await read_upload(image, settings)
     result = await scan_upload(request.app, data, settings)
     if lang != "en":
+        from vision.assemble import scan_warnings  # the scanner's package, loaded with it
+
         result = {**result, "warnings": scan_warnings(result["cards"], lang)}
     return {"image": image.filename or "upload", **result}
