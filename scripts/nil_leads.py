@@ -20,6 +20,7 @@ the nil's partner has shown out of (it cannot cover by following).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import sys
 from pathlib import Path
@@ -27,8 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from advisor.bids import is_nil  # noqa: E402
-from advisor.cards import Seat, Suit  # noqa: E402
+from advisor.cards import Card, Suit  # noqa: E402
 from advisor.record import HandRecord, replay  # noqa: E402
 from nil_pressure import last_copies  # noqa: E402
 from set_anatomy import side_team  # noqa: E402
@@ -39,51 +39,40 @@ FIRST_LATE_TRICK = 6
 def lead_rows(row: dict, side: str = "B") -> list[dict]:
     """One dict per defender's lead while the single nil of ``side``'s team was live."""
     record = HandRecord.from_json(row["record"])
-    state = replay(record)
+    final = replay(record)
     team = int(side_team(row, side))
-    nils = [s for s in range(4) if s & 1 == team and is_nil(state.bids[s]) and state.bids[s] == 0]
-    if len(nils) != 1 or len(state.plays) < 52:
+    nils = [s for s in range(4) if s & 1 == team and final.bids[s] == 0]
+    if len(nils) != 1 or not final.is_done:
         return []
     nil = nils[0]
-    partner = (nil + 2) & 3
-    dealt = {s: {int(c) for c in record.hands[Seat(s)]} for s in range(4)}
-    busted_at = next((t for t, w in enumerate(state.trick_winners) if w == nil), None)
-    played: set[int] = set()
-    voids: list[set[int]] = [set() for _ in range(4)]
+    busted_at = next((t for t, w in enumerate(final.trick_winners) if w == nil), None)
+    state = replay(dataclasses.replace(record, plays=[]))  # stepped through the play, trick by trick
     out = []
     for t in range(13 if busted_at is None else busted_at + 1):
-        seats = state.play_seats[4 * t:4 * t + 4]
-        cards = [int(c) for c in state.plays[4 * t:4 * t + 4]]
-        leader = seats[0]
-        if leader & 1 != team:
-            own = dealt[leader] - played
-            unseen = set(range(52)) - played - own
-            broken = any(c // 13 == Suit.S for c in played)
-            legal = [c for c in own if broken or c // 13 != Suit.S] or sorted(own)
-            describe = _describer(unseen, voids[nil], voids[partner])
-            lead = describe(cards[0])
-            options = [describe(c) for c in legal]
+        leader = state.to_act
+        if leader.value & 1 != team:
+            unseen = [int(c) for c in state.unseen(leader)]
+            lead = _describe(record.plays[4 * t], unseen, state.voids[nil], state.voids[nil ^ 2])
+            options = [_describe(c, unseen, state.voids[nil], state.voids[nil ^ 2]) for c in state.legal_cards()]
             out.append({
-                "trick": t + 1, "card": cards[0], **lead,
+                "trick": t + 1, "card": int(record.plays[4 * t]), **lead,
                 "low_available": any(o["low"] for o in options),
                 "low_partner_void_available": any(o["low"] and o["partner_void"] for o in options),
-                "bust_now": state.trick_winners[t] == nil, "busted": busted_at is not None,
+                "bust_now": final.trick_winners[t] == nil, "busted": busted_at is not None,
             })
-        for seat, card in zip(seats, cards):
-            if card // 13 != cards[0] // 13:
-                voids[seat].add(cards[0] // 13)
-            played.add(card)
+        for card in record.plays[4 * t:4 * t + 4]:
+            state.play(card)
     return out
 
 
-def _describer(unseen: set[int], nil_voids: set[int], partner_voids: set[int]):
-    def describe(card: int) -> dict:
-        suit = card // 13
-        others = [c for c in unseen if c // 13 == suit]
-        under_all = bool(others) and all(c > card for c in others)
-        return {"suit": suit, "nil_void": suit in nil_voids, "partner_void": suit in partner_voids,
-                "low": under_all and suit != Suit.S and suit not in nil_voids}
-    return describe
+def _describe(card: Card, unseen: list[int], nil_voids: int, partner_voids: int) -> dict:
+    """``card`` as a lead, given the cards the leader has not seen and the suits the nil bidder
+    and its partner have shown out of (bit masks by suit, as ``HandState.voids``)."""
+    suit = card.suit
+    others = [c for c in unseen if c // 13 == suit]
+    nil_void = bool(nil_voids >> suit & 1)
+    return {"suit": int(suit), "nil_void": nil_void, "partner_void": bool(partner_voids >> suit & 1),
+            "low": bool(others) and all(c > card for c in others) and suit != Suit.S and not nil_void}
 
 
 def first_chances(hands: list[list[dict]], available: str, chosen, last_trick: int = 13) -> tuple[list, list]:
