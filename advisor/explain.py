@@ -316,10 +316,16 @@ def say(lang: str, key: str, **params) -> str:
             params[word] = counted(lang, round(params[number]), forms)  # as the text shows it
     if "suit" in params and isinstance(params["suit"], int):
         params["suit"] = SUIT_WORDS.get(lang, SUIT_WORDS["en"])(params["suit"])
-    text = table[key].format(**params)
-    if lang == "pl":  # a decimal comma (5,4 lewy; 12,5%)
-        text = re.sub(r"(?<=\d)\.(?=\d)", ",", text)
-    return text
+    return decimal_commas(lang, table[key].format(**params))
+
+
+def decimal_commas(lang: str, text: str) -> str:
+    """``text`` with its decimal points as ``lang`` writes them: a comma in Polish (5,4 lewy; 12,5%).
+
+    >>> decimal_commas("pl", "QH (0.45), 7.9 lewy"), decimal_commas("en", "7.9 tricks")
+    ('QH (0,45), 7,9 lewy', '7.9 tricks')
+    """
+    return re.sub(r"(?<=\d)\.(?=\d)", ",", text) if lang == "pl" else text
 
 
 def join(lang: str, reasons: list[tuple[str, dict]]) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from advisor.explain import decimal_commas
+
 
 def _score_lines(score: dict[str, Any] | None) -> list[str]:
     if not score:
@@ -72,8 +74,7 @@ def number(lang: str, value: float, places: int, sign: bool = False) -> str:
     >>> number("pl", -10.04, 1, sign=True), number("en", 7.925, 2)
     ('-10,0', '7.92')
     """
-    text = f"{value:+.{places}f}" if sign else f"{value:.{places}f}"
-    return text.replace(".", ",") if lang == "pl" else text
+    return decimal_commas(lang, f"{value:+.{places}f}" if sign else f"{value:.{places}f}")
 
 
 def bid_name(lang: str, bid: Any) -> str:

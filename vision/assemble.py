@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from advisor.explain import decimal_commas
+
 from .labels import RANK_CLASSES, SUIT_CLASSES
 from .zones import assign_zones
 
@@ -127,8 +129,9 @@ WARNINGS: dict[str, dict[str, str]] = {
 
 
 def warning_text(lang: str, key: str, **params) -> str:
-    """One warning of the scan in ``lang`` (English for a language it lacks)."""
-    return WARNINGS.get(lang, WARNINGS["en"])[key].format(**params)
+    """One warning of the scan in ``lang`` (English for a language it lacks), its numbers as the
+    language writes them."""
+    return decimal_commas(lang, WARNINGS.get(lang, WARNINGS["en"])[key].format(**params))
 
 
 def scan_warnings(cards: list[dict], lang: str = "en") -> list[str]:
@@ -141,9 +144,7 @@ def scan_warnings(cards: list[dict], lang: str = "en") -> list[str]:
     warnings = [] if cards else [warning_text(lang, "none")]
     for c in cards:
         if c["confidence"] < UNCERTAIN:
-            confidence = f"{c['confidence']:.2f}"
-            warnings.append(warning_text(lang, "uncertain", card=c["card"],
-                                         confidence=confidence.replace(".", ",") if lang == "pl" else confidence))
+            warnings.append(warning_text(lang, "uncertain", card=c["card"], confidence=f"{c['confidence']:.2f}"))
     in_hand = sum(c["zone"] == "hand" for c in cards)
     if in_hand > 13:
         warnings.append(warning_text(lang, "too_many", n=in_hand))
