@@ -214,8 +214,8 @@ def replay(record: HandRecord) -> HandState:
         if seat not in record.bids:
             later = [s.name for s in order[i + 1:] if s in record.bids]
             if later:
-                raise IllegalEvent("bid", i, seat, f"{seat.name} has no bid, but {', '.join(later)} "
-                                   f"bid after {seat.name} (bidding starts with {order[0].name})")
+                raise IllegalEvent("bid", i, seat, "bid_missing",
+                                   {"seat": seat.name, "later": later, "first": order[0].name})
             break
         state.bid(record.bids[seat])
     for card in record.plays:

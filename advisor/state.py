@@ -15,7 +15,7 @@ actions, applies one, and gives the returns (the score) when the hand is done.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable, Mapping
 
@@ -24,6 +24,7 @@ from .cards import (
     CARDS, FULL_DECK, SPADES_MASK, SUIT_MASKS, Card, Seat, Suit, Team, cards_to_mask,
     mask_to_cards,
 )
+from .refusals import headline, refusal_text
 from .rules import FirstPlayer, Rules
 from .scoring import TeamScore, blind_nil_allowed, game_result, score_hand
 
@@ -36,19 +37,36 @@ class Phase(str, Enum):
 
 @dataclass
 class IllegalEvent(Exception):
-    """An event that the rules do not allow; ``index`` is into the plays (or the bidding order)."""
+    """An event that the rules do not allow; ``index`` is into the plays (or the bidding order).
+
+    Why is named by ``code`` and ``params`` (see :mod:`advisor.refusals`): ``reason`` is the
+    English words, ``reason_in("pl")`` the Polish.
+    """
 
     kind: str  # "bid" or "play"
     index: int
     seat: Seat
-    reason: str
+    code: str
+    params: dict = field(default_factory=dict)
     card: Card | None = None
     bid: int | None = None
 
     def __str__(self) -> str:
         return self.reason
 
-    def to_json(self) -> dict:
+    @property
+    def reason(self) -> str:
+        return self.reason_in("en")
+
+    def reason_in(self, lang: str) -> str:
+        return refusal_text(lang, self.code, self.params)
+
+    def describe(self, lang: str = "en", numbered: bool = False) -> str:
+        """"illegal play by S: …" (``numbered``: "illegal play #5 by S: …") in ``lang``."""
+        head = headline(lang, self.kind, self.seat.name, self.index if numbered else None)
+        return f"{head}: {self.reason_in(lang)}"
+
+    def to_json(self, lang: str = "en") -> dict:
         from .bids import bid_to_json
         return {
             "kind": self.kind,
@@ -56,7 +74,8 @@ class IllegalEvent(Exception):
             "seat": self.seat.name,
             "card": None if self.card is None else str(self.card),
             "bid": None if self.bid is None else bid_to_json(self.bid),
-            "reason": self.reason,
+            "code": self.code,
+            "reason": self.reason_in(lang),
         }
 
 
@@ -112,7 +131,7 @@ class HandState:
         self.tricks = [0, 0, 0, 0]
         self.spades_broken = False
         self.voids = [0, 0, 0, 0]  # bit s: the seat has shown it holds no card of suit s
-        self.void_notes: dict[tuple[int, int], str] = {}
+        self.void_notes: dict[tuple[int, int], tuple[str, dict]] = {}  # (seat, suit) -> refusal words
 
     # ------------------------------------------------------------------ queries
     @property
@@ -202,24 +221,25 @@ class HandState:
         seat = _SEATS[self._to_act]
         index = self._bid_count
         if index >= 4:
-            raise IllegalEvent("bid", index, seat, "the bidding is over", bid=bid)
+            raise IllegalEvent("bid", index, seat, "bidding_over", bid=bid)
         if bid == BLIND_NIL:
             bn = self.rules.blind_nil
             if bn is None:
-                raise IllegalEvent("bid", index, seat, "blind nil is not played under these rules",
-                                   bid=bid)
+                raise IllegalEvent("bid", index, seat, "blind_nil_off", bid=bid)
             team = seat.team
             behind = self.points_before[team.other] - self.points_before[team]
             if behind < bn.trailing_by:
-                raise IllegalEvent(
-                    "bid", index, seat,
-                    f"{seat.name} may not bid blind nil: {team.name} "
-                    + (f"trails by {behind}" if behind > 0 else
-                       "is not behind" if behind == 0 else f"leads by {-behind}")
-                    + f", blind nil needs a deficit of at least {bn.trailing_by}",
-                    bid=bid)
+                if behind > 0:
+                    code, standing = "blind_nil_trails", {"behind": behind}
+                elif behind == 0:
+                    code, standing = "blind_nil_level", {}
+                else:
+                    code, standing = "blind_nil_leads", {"ahead": -behind}
+                raise IllegalEvent("bid", index, seat, code, {"seat": seat.name, "team": team.name,
+                                                              "needed": bn.trailing_by, **standing},
+                                   bid=bid)
         elif not 0 <= bid <= MAX_BID:
-            raise IllegalEvent("bid", index, seat, f"a bid must be 0-13, got {bid}", bid=bid)
+            raise IllegalEvent("bid", index, seat, "bid_range", {"bid": bid}, bid=bid)
         self.bids[seat] = bid
         self._bid_count += 1
         self._to_act = (self._to_act + 1) & 3
@@ -243,14 +263,14 @@ class HandState:
             if suit == 0 and not self.spades_broken:
                 # Only a hand of nothing but spades may lead one now.
                 for s in (1, 2, 3):
-                    self._note_void(seat, s, "led a spade before spades were broken")
+                    self._note_void(seat, s, "void_spade_lead", {})
                 if self.rules.allspade_lead_breaks:
                     self.spades_broken = True
         else:
             led = self.led_suit
             if suit != led:
                 if not self.voids[seat] >> led & 1:
-                    self._note_void(seat, led, f"did not follow {Suit(led).english}")
+                    self._note_void(seat, led, "void_no_follow", {"led": led})
                 if suit == 0:
                     self.spades_broken = True
                     if self.best_card // 13 != 0 or card > self.best_card:
@@ -281,10 +301,11 @@ class HandState:
         else:
             self.play(action)
 
-    def _note_void(self, seat: int, suit: int, why: str) -> None:
+    def _note_void(self, seat: int, suit: int, code: str, params: dict) -> None:
+        """Record that ``seat`` holds no ``suit`` now, and how it showed it (a refusal's words)."""
         self.voids[seat] |= 1 << suit
-        self.void_notes.setdefault((seat, suit), f"{_SEATS[seat].name} {why} in trick "
-                                   f"{len(self.plays) // 4 + 1}")
+        self.void_notes.setdefault((seat, suit), (code, {"seat": _SEATS[seat].name, **params,
+                                                         "trick": len(self.plays) // 4 + 1}))
 
     def _check_play(self, card: Card) -> None:
         """Raise IllegalEvent naming why ``card`` may not be played now."""
@@ -292,47 +313,45 @@ class HandState:
         seat = _SEATS[self._to_act]
         trick = index // 4 + 1
 
-        def illegal(reason: str) -> IllegalEvent:
-            return IllegalEvent("play", index, seat, reason, card=card)
+        def illegal(code: str, **params) -> IllegalEvent:
+            return IllegalEvent("play", index, seat, code, params, card=card)
 
         if self._bid_count < 4:
             missing = [_SEATS[(self.first + i) & 3].name for i in range(self._bid_count, 4)]
-            raise illegal(f"{card} is played before the bidding is over (no bid yet from "
-                          f"{', '.join(missing)})")
+            raise illegal("play_in_bidding", card=str(card), missing=missing)
         if index >= 52:
-            raise illegal("the hand is over: all 13 tricks have been played")
+            raise illegal("hand_over")
         bit = 1 << card
         if self.played & bit:
             first = self.plays.index(card)
-            raise illegal(f"{card} was already played in trick {first // 4 + 1}")
+            raise illegal("already_played", card=str(card), trick=first // 4 + 1)
         for other in _SEATS:
             if other != seat and self.known[other] & bit:
-                raise illegal(f"{card} is in {other.name}'s hand, {seat.name} cannot play it")
+                raise illegal("in_other_hand", card=str(card), other=other.name, seat=seat.name)
         if not self.known[seat] & bit:
             if self.complete[seat]:
-                raise illegal(f"{seat.name} does not hold {card}")
+                raise illegal("not_held", seat=seat.name, card=str(card))
             if self.known[seat].bit_count() + self.extra[seat] >= 13:
-                raise illegal(f"{seat.name} cannot hold {card}: its 13 cards are already accounted for")
+                raise illegal("hand_full", seat=seat.name, card=str(card))
         suit = card // 13
         held = self.held[seat]
         if self.voids[seat] >> suit & 1:
-            raise illegal(f"{self.void_notes[(seat, suit)]}, so held no {Suit(suit).english}, "
-                          f"but now plays {card}")
+            raise illegal("void_shown", shown=list(self.void_notes[(seat, suit)]), suit=suit,
+                          card=str(card))
         if self.trick_len:
             led = self.led_suit
             follow = held & SUIT_MASKS[led]
             if suit != led and follow:
                 # low to high, as in "S must follow hearts: holds 7H, QH"
-                raise illegal(f"{seat.name} must follow {Suit(led).english}: holds "
-                              + ", ".join(str(c) for c in mask_to_cards(follow)))
+                raise illegal("must_follow", seat=seat.name, suit=led,
+                              cards=[str(c) for c in mask_to_cards(follow)])
         elif suit == 0 and not self.spades_broken:
             others = held & _NON_SPADES
             if others:
-                names = [Suit(s).english for s in (1, 2, 3) if others & SUIT_MASKS[s]]
-                raise illegal(f"spades not broken: {seat.name} leads {card} while holding "
-                              f"{', '.join(names)}")
+                suits = [s for s in (1, 2, 3) if others & SUIT_MASKS[s]]
+                raise illegal("spades_unbroken", seat=seat.name, card=str(card), suits=suits)
         if trick > 13:  # pragma: no cover - guarded by the 52-play check
-            raise illegal("too many plays")
+            raise illegal("too_many_plays")
 
     # ------------------------------------------------------------------ results
     def score(self) -> tuple[TeamScore, TeamScore] | None:

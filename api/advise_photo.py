@@ -118,7 +118,7 @@ def run_advise(args: argparse.Namespace) -> int:
         print(f"piki: {e}", file=sys.stderr)
         return 2
     except IllegalEvent as e:
-        print(f"piki: {e.reason}", file=sys.stderr)
+        print(f"piki: {e.reason_in(args.lang)}", file=sys.stderr)
         return 1
     out = {"image": args.image, "hand": hand, "advice": advice, "warnings": warnings}
     if args.json:

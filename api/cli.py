@@ -26,13 +26,13 @@ class UsageError(Exception):
     """Bad command-line input that is not a record (exit 2)."""
 
 
-def _state(record: HandRecord) -> tuple[dict[str, Any], int]:
+def _state(record: HandRecord, lang: str = "en") -> tuple[dict[str, Any], int]:
     return state_json(replay(record)), 0
 
 
-def _check(record: HandRecord) -> tuple[dict[str, Any], int]:
+def _check(record: HandRecord, lang: str = "en") -> tuple[dict[str, Any], int]:
     errors = check(record)
-    return {"legal": not errors, "errors": [e.to_json() for e in errors]}, 1 if errors else 0
+    return {"legal": not errors, "errors": [e.to_json(lang) for e in errors]}, 1 if errors else 0
 
 
 def _advisor_command(name: str) -> Handler:
@@ -67,6 +67,7 @@ def run_record_command(
     options: dict[str, Any] | None = None, always_print: bool = False,
 ) -> int:
     options = options or {}
+    lang = options.get("lang", "en")
     if source == "-":
         status = 0
         for line in sys.stdin:
@@ -74,7 +75,9 @@ def run_record_command(
                 continue
             try:
                 answer, code = handler(HandRecord.from_text(line), **options)
-            except (RecordError, IllegalEvent, ValueError) as e:
+            except IllegalEvent as e:
+                answer, code = {"error": e.reason_in(lang)}, 0
+            except (RecordError, ValueError) as e:
                 answer, code = {"error": str(e)}, 0
             status = max(status, code)
             sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
@@ -89,8 +92,7 @@ def run_record_command(
               file=sys.stderr)
         return 2
     except IllegalEvent as e:
-        print(f"piki: {source}: illegal {e.kind} #{e.index} by {e.seat.name}: {e.reason}",
-              file=sys.stderr)
+        print(f"piki: {source}: {e.describe(lang, numbered=True)}", file=sys.stderr)
         return 1
     _print(answer, as_json, render)
     return code
@@ -122,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_)
         sp.add_argument("record", metavar="RECORD.json", help="a piki-hand/1 record, or - for one per line on stdin")
         sp.add_argument("--json", action="store_true", help="print one JSON object")
+        sp.add_argument("--lang", choices=("en", "pl"), default="en",
+                        help="language of the answer (the explanation, the labels around it, why"
+                             " an event is illegal)")
         return sp
 
     record_cmd("state", "the state after a hand record")
@@ -133,8 +138,6 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--time", type=_seconds, default=None, metavar="SECONDS",
                         help="thinking time budget (trades strength for speed)")
         sp.add_argument("--seed", type=_seed, default=None, help="random seed for the simulations")
-        sp.add_argument("--lang", choices=("en", "pl"), default="en",
-                        help="language of the answer (the explanation and the labels around it)")
         if name == "review":
             sp.add_argument("--seat", default=None, help="review only this seat (default: all seats)")
 
@@ -191,10 +194,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     cmd = args.command
-    if cmd == "state":
-        return run_record_command(_state, args.record, args.json, text.render_state)
-    if cmd == "check":
-        return run_record_command(_check, args.record, args.json, text.render_check)
+    if cmd in ("state", "check"):
+        render = getattr(text, f"render_{cmd}")
+        return run_record_command(_state if cmd == "state" else _check, args.record, args.json,
+                                  lambda answer: render(answer, lang=args.lang), {"lang": args.lang})
     if cmd in ("bid", "play", "review"):
         options: dict[str, Any] = {"time_budget": args.time, "seed": args.seed, "lang": args.lang}
         if cmd == "review":

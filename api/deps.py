@@ -43,6 +43,10 @@ async def require_token(request: Request) -> None:
                             headers={"WWW-Authenticate": "Bearer"})
 
 
+# A frame's warnings and reasons; any endpoint's refusals (409) also follow ``?lang=pl``.
+Lang = Query("en", pattern="^(en|pl)$", description="language of the warnings and reasons")
+
+
 async def advice_options(
     settings: Settings = Depends(get_settings),
     time_budget: float | None = Query(None, gt=0, le=60, description="thinking time in seconds"),

@@ -27,6 +27,7 @@ from advisor.record import RecordError
 from advisor.state import IllegalEvent
 
 from .games import GameConflict
+from .messages import request_lang
 from .storage import Conflict, NotFound, StorageError
 
 log = logging.getLogger("piki.api")
@@ -98,11 +99,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(IllegalEvent)
     async def _illegal(request: Request, exc: IllegalEvent):
-        return _json(409, f"illegal {exc.kind} by {exc.seat.name}: {exc.reason}", error=exc.to_json())
+        lang = request_lang(request.query_params)
+        return _json(409, exc.describe(lang), error=exc.to_json(lang))
 
     @app.exception_handler(GameConflict)
     async def _conflict(request: Request, exc: GameConflict):
-        return _json(409, str(exc))
+        return _json(409, exc.text(request_lang(request.query_params)))
 
     @app.exception_handler(Conflict)
     async def _storage_conflict(request: Request, exc: Conflict):

@@ -71,13 +71,14 @@ def _backoff(attempt: int) -> None:
     time.sleep(random.uniform(0, min(0.05, 0.002 * 2 ** attempt)))
 
 
-def _busy(what: str) -> GameConflict:
-    return GameConflict(f"{what}: the game's camera tracker was changed by other requests "
-                        f"{TRACKER_ATTEMPTS} times meanwhile; send it again")
+def _busy(what: str, **params: Any) -> GameConflict:
+    return GameConflict("tracker_busy", what=(what, params), times=TRACKER_ATTEMPTS)
 
 
 def process_scan(service: GameService, game_id: str, scan: dict[str, Any],
-                 settings: Settings) -> dict[str, Any]:
+                 settings: Settings, lang: str = "en") -> dict[str, Any]:
+    """Feed one frame's scan to the game's tracker and store the plays it confirms; the
+    answer's warnings and reasons are in ``lang`` (its questions carry every language)."""
     with _turn(service, game_id):
         for attempt in range(TRACKER_ATTEMPTS):
             game = service.load(game_id)
@@ -85,13 +86,13 @@ def process_scan(service: GameService, game_id: str, scan: dict[str, Any],
             user = game.user_seat
             unknown_hand = user is not None and len(game.record.hands.get(user, [])) < 13
             result = tracker.update(scan, game.state(),
-                                    hand_seat=user.name if unknown_hand else None)
+                                    hand_seat=user.name if unknown_hand else None, lang=lang)
             saved = tracker.to_json()
             if service.storage.set_tracker(game_id, saved, expected=game.tracker):
                 break
             _backoff(attempt)  # another process came first: feed this frame to its tracker
         else:
-            raise _busy("frame not counted")
+            raise _busy("frame_not_counted")
     for ev in confirmed_plays(result):
         try:
             game = service.play(game_id, ev["card"], ev["seat"], source="camera")
@@ -99,7 +100,7 @@ def process_scan(service: GameService, game_id: str, scan: dict[str, Any],
             ev["seq"] = game.seq
         except (IllegalEvent, Conflict) as e:
             ev["status"] = "rejected"
-            ev["reason"] = str(e)
+            ev["reason"] = e.reason_in(lang) if isinstance(e, IllegalEvent) else str(e)
     game.tracker = saved
     return {
         "frame": result["frame"],
@@ -112,9 +113,18 @@ def process_scan(service: GameService, game_id: str, scan: dict[str, Any],
         "events": result["events"],
         "questions": result["questions"],
         "open_questions": result["open_questions"],
-        "warnings": list(scan.get("warnings", [])) + result["warnings"],
+        "warnings": _scan_warnings(scan, lang) + result["warnings"],
         "game": game.view(),
     }
+
+
+def _scan_warnings(scan: dict[str, Any], lang: str) -> list[str]:
+    """The scan's own warnings in ``lang`` (a scan answers in English)."""
+    if lang == "en" or not scan.get("warnings"):
+        return list(scan.get("warnings", []))
+    from vision.assemble import scan_warnings
+
+    return scan_warnings(scan.get("cards", []), lang)
 
 
 def answer_question(service: GameService, game_id: str, question_id: int, accept: bool,
@@ -125,14 +135,13 @@ def answer_question(service: GameService, game_id: str, question_id: int, accept
     tracker = _tracker(seen)
     q = next((q for q in tracker.questions if q["id"] == question_id), None)
     if q is None:
-        raise GameConflict(f"no open question {question_id}")
+        raise GameConflict("no_question", id=question_id)
     if accept and q["kind"] == "hand":
         service.set_hand(game_id, q["cards"], q["seat"])
     elif accept:
         if card is None:
             if len(q["cards"]) != 1:
-                raise GameConflict(f"question {question_id} is about {', '.join(q['cards'])}: "
-                                   "say which card with 'card'")
+                raise GameConflict("which_card", id=question_id, cards=q["cards"])
             card = q["cards"][0]
         game = service.play(game_id, card, None, source="confirmed")
     # The play or hand is stored: now close the question, in the tracker as it is now.
@@ -147,7 +156,6 @@ def answer_question(service: GameService, game_id: str, question_id: int, accept
             if service.storage.set_tracker(game_id, tracker.to_json(), expected=seen):
                 break
         else:
-            raise _busy(f"question {question_id} stays open"
-                        + (" (its answer is recorded)" if accept else ""))
+            raise _busy("question_open_recorded" if accept else "question_open", id=question_id)
     game = service.load(game_id)
     return game.view()

@@ -24,13 +24,22 @@ from advisor.cards import Seat, mask_to_cards, parse_card, parse_seat, CardParse
 from advisor.record import HandRecord, RecordError, replay, state_json
 from advisor.state import HandState, IllegalEvent, Phase
 
+from .messages import message
 from .storage import Conflict, Storage
 
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
 
 
 class GameConflict(Exception):
-    """An operation that does not fit the game's situation (nothing to undo, hand not over…)."""
+    """An operation that does not fit the game's situation (nothing to undo, hand not over…),
+    named by a code of :mod:`api.messages` and its parameters."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.code, self.params = code, params
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        return message(lang, self.code, **self.params)
 
 
 def new_game_id() -> str:
@@ -156,10 +165,10 @@ def next_record(prev: HandRecord, user_seat: str | None, cards: list[str] | None
     st = replay(prev)
     score = st.score()
     if score is None:
-        raise GameConflict("the hand is not over yet: the next hand starts after 13 tricks")
+        raise GameConflict("hand_not_over")
     over, winner = st.game_result()
     if over:
-        raise GameConflict(f"the game is over (winner: {winner}); create a new game")
+        raise GameConflict("game_drawn") if winner == "draw" else GameConflict("game_over", winner=winner)
     return HandRecord.from_json({
         "format": "piki-hand/1", "rules": prev.rules_spec, "dealer": prev.dealer.next().name,
         "score_before": {"NS": score[0].points, "EW": score[1].points},
@@ -253,7 +262,7 @@ class GameService:
             raise RecordError(f"bid: {e}") from None
         st = game.state()
         if st.phase is not Phase.BIDDING:
-            raise IllegalEvent("bid", 4, st.to_act or Seat.N, "the bidding is over", bid=b)
+            raise IllegalEvent("bid", 4, st.to_act or Seat.N, "bidding_over", bid=b)
         to_act = st.to_act
         if seat is not None:
             try:
@@ -262,7 +271,7 @@ class GameService:
                 raise RecordError(f"seat: {e}") from None
             if s != to_act:
                 idx = sum(1 for x in st.bids if x is not None)
-                raise IllegalEvent("bid", idx, s, f"it is {to_act.name}'s turn to bid, not {s.name}",
+                raise IllegalEvent("bid", idx, s, "bid_turn", {"to_act": to_act.name, "seat": s.name},
                                    bid=b)
         return {"type": "bid", "seat": to_act.name, "bid": bid_to_json(b)}
 
@@ -279,8 +288,8 @@ class GameService:
             except ValueError as e:
                 raise RecordError(f"seat: {e}") from None
             if s != to_act:
-                raise IllegalEvent("play", len(st.plays), s,
-                                   f"it is {to_act.name}'s turn to play, not {s.name}", card=c)
+                raise IllegalEvent("play", len(st.plays), s, "play_turn",
+                                   {"to_act": to_act.name, "seat": s.name}, card=c)
         return {"type": "play", "seat": None if to_act is None else to_act.name, "card": str(c),
                 "source": source}
 
@@ -314,7 +323,7 @@ class GameService:
     def undo(self, game_id: str) -> Game:
         game = self.load(game_id)
         if not game.effective:
-            raise GameConflict("nothing to undo: the game has no events")
+            raise GameConflict("nothing_to_undo")
         self.storage.append_event(game.id, game.seq, {"type": "undo"})
         game = self.load(game_id)
         return game

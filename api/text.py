@@ -5,41 +5,43 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.explain import decimal_commas
+from advisor.refusals import headline
 
 
-def _score_lines(score: dict[str, Any] | None) -> list[str]:
+def _score_lines(score: dict[str, Any] | None, lang: str) -> list[str]:
     if not score:
         return []
-    lines = []
-    for team in ("NS", "EW"):
-        t = score[team]
-        lines.append(f"  {team}: {t['hand_points']:+d} this hand, {t['points']} in all, {t['bags']} bags")
-    return lines
+    return ["  " + word(lang, "score_line", team=team, hand=f"{score[team]['hand_points']:+d}",
+                        points=score[team]["points"], bags=score[team]["bags"])
+            for team in ("NS", "EW")]
 
 
-def render_state(s: dict[str, Any]) -> str:
-    lines = [f"phase: {s['phase']}" + (f", {s['to_act']} to act" if s["to_act"] else "")]
+def render_state(s: dict[str, Any], lang: str = "en") -> str:
+    head = word(lang, "phase", phase=word(lang, "phase_" + s["phase"]))
+    lines = [head + (word(lang, "to_act", seat=s["to_act"]) if s["to_act"] else "")]
     if s["bids"]:
-        lines.append("bids: " + ", ".join(f"{k} {v}" for k, v in s["bids"].items()))
+        lines.append(word(lang, "bids") + ": "
+                     + ", ".join(f"{k} {bid_name(lang, v)}" for k, v in s["bids"].items()))
     if s["legal"] is not None:
-        lines.append("legal: " + " ".join(str(x) for x in s["legal"]))
+        lines.append(word(lang, "legal") + ": " + " ".join(bid_name(lang, x) for x in s["legal"]))
     if s["phase"] != "bidding":
-        lines.append("tricks: " + ", ".join(f"{k} {v}" for k, v in s["tricks"].items())
-                     + f"; spades {'broken' if s['spades_broken'] else 'not broken'}")
+        lines.append(word(lang, "tricks_taken") + ": " + ", ".join(f"{k} {v}" for k, v in s["tricks"].items())
+                     + "; " + word(lang, "spades_broken" if s["spades_broken"] else "spades_unbroken"))
     if s["current_trick"]:
-        lines.append("trick: " + ", ".join(f"{p['seat']} {p['card']}" for p in s["current_trick"]))
-    lines += _score_lines(s["score"])
+        lines.append(word(lang, "this_trick") + ": "
+                     + ", ".join(f"{p['seat']} {p['card']}" for p in s["current_trick"]))
+    lines += _score_lines(s["score"], lang)
     if s["game_over"]:
-        lines.append(f"game over: {'draw' if s['winner'] == 'draw' else s['winner'] + ' wins'}")
+        lines.append(word(lang, "game_drawn") if s["winner"] == "draw"
+                     else word(lang, "game_won_by", team=s["winner"]))
     return "\n".join(lines)
 
 
-def render_check(c: dict[str, Any]) -> str:
+def render_check(c: dict[str, Any], lang: str = "en") -> str:
     if c["legal"]:
-        return "legal"
-    return "\n".join(
-        f"illegal {e['kind']} #{e['index']} by {e['seat']}: {e['reason']}" for e in c["errors"]
-    )
+        return word(lang, "record_legal")
+    return "\n".join(f"{headline(lang, e['kind'], e['seat'], e['index'])}: {e['reason']}"
+                     for e in c["errors"])
 
 
 # The words of the plain-text advice, per language (the explanations themselves come translated
@@ -51,6 +53,11 @@ WORDS: dict[str, dict[str, str]] = {
         "nil_makes": "nil makes {pct}% of the time", "nil": "nil", "blind_nil": "blind nil",
         "bidding": "bidding", "trick": "trick {n}", "did_bid": "bid", "did_play": "played",
         "best": "best", "costs": "costs", "hand": "hand", "warning": "warning",
+        "phase": "phase: {phase}", "to_act": ", {seat} to act", "phase_bidding": "bidding",
+        "phase_play": "play", "phase_done": "done", "bids": "bids", "legal": "legal",
+        "tricks_taken": "tricks", "spades_broken": "spades broken", "spades_unbroken": "spades not broken",
+        "this_trick": "trick", "score_line": "{team}: {hand} this hand, {points} in all, {bags} bags",
+        "game_drawn": "game over: draw", "game_won_by": "game over: {team} wins", "record_legal": "legal",
     },
     "pl": {
         "bid": "deklaruj {bid}", "play": "zagraj {card}", "points": "{value} pkt",
@@ -59,6 +66,13 @@ WORDS: dict[str, dict[str, str]] = {
         "nil": "nil", "blind_nil": "ślepy nil", "bidding": "licytacja", "trick": "lewa {n}",
         "did_bid": "zgłoszono", "did_play": "zagrano", "best": "najlepiej", "costs": "koszt",
         "hand": "ręka", "warning": "uwaga",
+        "phase": "faza: {phase}", "to_act": ", ruch: {seat}", "phase_bidding": "licytacja",
+        "phase_play": "rozgrywka", "phase_done": "koniec rozdania", "bids": "deklaracje",
+        "legal": "dozwolone", "tricks_taken": "lewy", "spades_broken": "piki rozbite",
+        "spades_unbroken": "piki nierozbite", "this_trick": "bieżąca lewa",
+        "score_line": "{team}: {hand} w tym rozdaniu, {points} razem, nadróbki: {bags}",
+        "game_drawn": "koniec partii: remis", "game_won_by": "koniec partii: wygrywa {team}",
+        "record_legal": "zapis zgodny z zasadami",
     },
 }
 

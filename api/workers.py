@@ -60,8 +60,8 @@ def _work(kind: str, record_json: dict[str, Any], opts: dict[str, Any]) -> dict[
     except RecordError as e:
         return {"error": {"status": 422, "detail": str(e)}}
     except IllegalEvent as e:
-        return {"error": {"status": 409, "detail": f"illegal {e.kind} by {e.seat.name}: {e.reason}",
-                          "extra": {"error": e.to_json()}}}
+        lang = opts.get("lang", "en")
+        return {"error": {"status": 409, "detail": e.describe(lang), "extra": {"error": e.to_json(lang)}}}
     except ValueError as e:  # e.g. bid advice asked after the bidding
         return {"error": {"status": 409, "detail": str(e) or "advice not possible here"}}
 

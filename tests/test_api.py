@@ -139,6 +139,26 @@ def test_illegal_record_state_409_check_200(client):
     assert ok == {"legal": True, "errors": []}
 
 
+def test_refusals_in_polish(client):
+    rec = {"dealer": "N", "hands": {"E": ["2H", "3C"]}, "bids": BIDS4, "plays": ["5H", "3C"]}
+    body = assert_error(client.post("/v1/state?lang=pl", json=rec), 409,
+                        "niedozwolone zagranie (E): E musi dołożyć do koloru (kiery): ma 2H")
+    assert body["error"]["code"] == "must_follow" and body["error"]["reason"].startswith("E musi")
+    out = client.post("/v1/check?lang=pl", json=rec).json()
+    assert out["errors"][0]["reason"] == "E musi dołożyć do koloru (kiery): ma 2H"
+    assert client.post("/v1/check?lang=de", json=rec).status_code == 422  # a language it lacks
+    # the advice's 409 too (checked before the workers), and a live game's refusals
+    assert_error(client.post("/v1/advice/play?lang=pl", json=rec), 409, "musi dołożyć")
+    gid = new_game(client)["game_id"]
+    assert_error(client.post(f"/v1/games/{gid}/undo?lang=pl"), 409, "nie ma czego cofnąć")
+    assert_error(client.post(f"/v1/games/{gid}/bids?lang=pl", json={"bid": 3, "seat": "S"}), 409,
+                 "teraz licytuje N, nie S")
+    assert_error(client.post(f"/v1/games/{gid}/questions/7?lang=pl", json={"accept": False}), 409,
+                 "nie ma otwartego pytania 7")
+    # without ?lang the words stay English
+    assert_error(client.post(f"/v1/games/{gid}/undo"), 409, "nothing to undo")
+
+
 def test_request_body_cap(client):
     big = {"dealer": "N", "pad": "x" * 2_000_000}
     assert_error(client.post("/v1/state", json=big), 413)
@@ -619,6 +639,9 @@ def test_frames_ambiguous_become_questions(client):
     r = client.post(f"/v1/games/{gid}/questions/{qs[0]['id']}", json={"accept": False})
     assert r.status_code == 200 and r.json()["questions"] == [] and r.json()["played"] == [a]
     assert_error(client.post(f"/v1/games/{gid}/questions/999", json={"accept": False}), 409, "no open question")
+    # a question keeps its words in each language; a frame's reasons follow ?lang
+    assert "S" in qs[0]["reasons"]["pl"] and "nie może jej zagrać" in qs[0]["reasons"]["pl"]
+    assert qs[0]["reasons"]["en"] == qs[0]["reason"]
 
 
 def test_frames_propose_the_users_hand(client):
@@ -660,6 +683,9 @@ def test_frames_trick_closes_when_the_table_clears(client):
         r = client.post(f"/v1/games/{gid}/detections", json=det(*seen, nxt))
     assert [e["status"] for e in r.json()["events"]] == ["waiting"]
     assert r.json()["game"]["played"] == seen
+    assert r.json()["events"][0]["reason"] == "the last trick is still on the table"
+    r = client.post(f"/v1/games/{gid}/detections?lang=pl", json=det(*seen, nxt))
+    assert r.json()["events"][0]["reason"] == "poprzednia lewa wciąż leży na stole"
     # the table clears (only the new lead stays): trick_closed, then the lead is taken
     events = []
     for _ in range(5):
@@ -717,6 +743,13 @@ def test_websocket_frames(server, client):
         out = json.loads(ws.recv(30))
         assert "events" in out or (out["status"] == 503 and "not available" in out["error"])
     assert client.get(f"/v1/games/{gid}").json()["played"] == [lead]
+    # ?lang=pl: the reasons of a frame's events in Polish (a card of the user's hand on N's turn)
+    g = new_game(client, user_seat="S", hand=hands["S"])
+    bid_all(client, g["game_id"])
+    with connect(f"{server.ws_url}/v1/games/{g['game_id']}/frames?lang=pl") as ws:
+        ws.send(json.dumps({"type": "detections", **det(hands["S"][0])}))
+        ev = json.loads(ws.recv(10))["events"][0]
+    assert ev["status"] == "proposed" and ev["reason"] == f"{hands['S'][0]} jest w ręce S, więc N nie może jej zagrać"
     with connect(f"{server.ws_url}/v1/games/AAAAAAAAAAAAAAAAAAAAAA/frames") as ws:
         assert json.loads(ws.recv(10))["status"] == 404
         with pytest.raises(ConnectionClosed) as e:

@@ -73,6 +73,11 @@ def test_two_new_cards_at_once_is_a_question():
     # asked once, not again every frame
     assert feed(tr, st, frame(a, b), 3)["questions"] == []
     assert len(tr.questions) == 1
+    # its words in each language, whatever language the frame asked for
+    assert q["reasons"]["en"] == q["reason"] == (f"2 new cards at once ({', '.join(sorted([a, b]))}):"
+                                                 " which did N play? Type the plays in order.")
+    assert q["reasons"]["pl"] == (f"2 nowe karty naraz ({', '.join(sorted([a, b]))}): którą zagrał N?"
+                                  " Wpisz zagrania po kolei.")
 
 
 def test_illegal_card_is_a_question_not_a_play():
@@ -104,6 +109,27 @@ def test_card_during_bidding_is_a_question():
     tr = FrameTracker(stable_frames=2)
     out = feed(tr, st, frame("AS"), 2)
     assert out["questions"][0]["kind"] == "not_in_play" and "bidding" in out["questions"][0]["reason"]
+    assert out["questions"][0]["reasons"]["pl"] == "AS widać na stole, ale licytacja jeszcze trwa"
+
+
+def test_a_frames_warnings_and_reasons_in_polish():
+    st, hands = game()
+    out = FrameTracker(stable_frames=2).update(frame(hands["E"][0]), st, lang="pl")  # N to lead
+    assert [(e["status"], e["reason"]) for e in out["events"]] == [
+        ("proposed", f"{hands['E'][0]} jest w ręce E, więc N nie może jej zagrać")]
+    tr = FrameTracker(stable_frames=1)
+    trick = []
+    for _ in range(4):
+        trick.append(str(st.legal_cards()[0]))
+        feed(tr, st, frame(*trick), 1)
+    leader_card = str(st.legal_cards()[0])
+    out = tr.update(frame(*trick, leader_card), st, lang="pl")  # the old trick still lies there
+    assert [(e["status"], e["reason"]) for e in out["events"]] == [
+        ("waiting", "poprzednia lewa wciąż leży na stole")]
+    for _ in range(3):  # the table clears, the lead is taken; then an old card shows up again
+        feed(tr, st, frame(leader_card), 1)
+    out = tr.update(frame(leader_card, trick[0]), st, lang="pl")
+    assert f"{trick[0]} leży na stole, ale została zagrana we wcześniejszej lewie" in out["warnings"]
 
 
 def test_full_trick_then_table_clears_then_next_lead():
@@ -213,3 +239,18 @@ def test_a_whole_other_hand_in_the_hand_zone_is_not_played():
             + [{"card": lead, "zone": "table", "confidence": 0.9}]}
     feed(tr, st, scan, 3)
     assert [str(c) for c in st.plays] == [lead]
+
+
+def test_every_message_has_the_same_words_in_polish():
+    from string import Formatter
+
+    from api.messages import MESSAGES
+    from vision.tracking import TEXTS
+
+    def names(text):
+        return {f for _, f, _, _ in Formatter().parse(text) if f}
+
+    for table, extra in ((MESSAGES, set()), (TEXTS, {"new_cards"})):
+        assert set(table["pl"]) == set(table["en"])
+        for code, en in table["en"].items():
+            assert names(table["pl"][code]) - extra == names(en), code

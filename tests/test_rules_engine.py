@@ -233,7 +233,7 @@ def test_revoke_is_reported_with_the_cards_held():
     hands = {"S": "7H QH 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC"}
     err = only_error(rec("2H 3H 2C", hands=hands))
     assert err.to_json() == {"kind": "play", "index": 2, "seat": "S", "card": "2C", "bid": None,
-                             "reason": "S must follow hearts: holds 7H, QH"}
+                             "code": "must_follow", "reason": "S must follow hearts: holds 7H, QH"}
 
 
 # ============================================================ spades breaking
@@ -361,7 +361,7 @@ def test_blind_nil_messages_and_overrides():
     err = only_error(rec("", bids={"N": 3, "E": "blind_nil"}, score_before={"NS": 100, "EW": -50}))
     assert err.to_json() == {
         "kind": "bid", "index": 1, "seat": "E", "card": None, "bid": "blind_nil",
-        "reason": "E may not bid blind nil: EW trails by 150, blind nil needs a deficit of at "
+        "code": "blind_nil_trails", "reason": "E may not bid blind nil: EW trails by 150, blind nil needs a deficit of at "
                   "least 200"}
     assert "NS is not behind" in only_error(rec("", bids={"N": "blind_nil"})).reason
     assert "NS leads by 20" in only_error(
@@ -538,11 +538,55 @@ def test_voids_shown_and_unseen_cards():
                           "but now plays 7H")
 
 
+# ====================================================================== refusals in words
+def test_every_refusal_has_the_same_words_in_polish():
+    from string import Formatter
+
+    from advisor.refusals import TEXTS
+
+    assert set(TEXTS["pl"]) == set(TEXTS["en"])
+    for code, en in TEXTS["en"].items():
+        names = lambda text: {f for _, f, _, _ in Formatter().parse(text) if f}
+        assert names(TEXTS["pl"][code]) == names(en), code
+
+
+@pytest.mark.parametrize("record,english,polish", [
+    (lambda: rec("5H 3H 2C", hands={"S": "7H QH 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC"}),
+     "S must follow hearts: holds 7H, QH", "S musi dołożyć do koloru (kiery): ma 7H, QH"),
+    (lambda: rec("2H", bids={"N": 3, "E": 3}),
+     "2H is played before the bidding is over (no bid yet from S, W)",
+     "2H zagrana przed końcem licytacji (nie zgłosili jeszcze: S, W)"),
+    (lambda: rec("5H 3H KH", hands={"E": "KH 3H"}),
+     "KH is in E's hand, S cannot play it", "KH jest w ręce E, więc S nie może jej zagrać"),
+    (lambda: rec("", bids={"E": 3, "S": 3}),
+     "N has no bid, but E, S bid after N (bidding starts with N)",
+     "brak deklaracji N, choć po nim licytowali już: E, S (licytację zaczyna N)"),
+    (lambda: rec("", bids={"N": "blind_nil"}, score_before={"NS": 20}),
+     "N may not bid blind nil: NS leads by 20, blind nil needs a deficit of at least 200",
+     "N nie może zgłosić ślepego nila: NS prowadzi o 20 pkt, a ślepy nil wymaga straty co najmniej"
+     " 200 pkt"),
+])
+def test_refusals_in_english_and_polish(record, english, polish):
+    err = only_error(record())
+    assert err.reason == english and err.reason_in("en") == english
+    words = err.reason_in("pl")
+    assert words == polish
+    assert err.to_json("pl")["reason"] == words and err.to_json("pl")["code"] == err.code
+
+
+def test_a_void_shown_earlier_is_named_in_polish():
+    # S's hand unknown: the void shown in trick 1 is what refuses its heart in trick 3
+    err = only_error(rec("AH 2H 2C 3C KH 3H 4C 5C QH 4H 7H", hands={"N": NORTH}))
+    assert err.reason == "S did not follow hearts in trick 1, so held no hearts, but now plays 7H"
+    assert err.reason_in("pl") == ("w lewie 1 S nie dołożył do koloru (kiery), więc nie miał koloru"
+                                   " (kiery), a teraz gra 7H")
+
+
 # ====================================================================== check
 def test_card_played_twice():
     err = only_error(rec("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH AS AS"))
     assert err.to_json() == {"kind": "play", "index": 12, "seat": "E", "card": "AS", "bid": None,
-                             "reason": "AS was already played in trick 3"}
+                             "code": "already_played", "reason": "AS was already played in trick 3"}
 
 
 def test_first_illegal_event_is_the_one_reported():

@@ -256,6 +256,13 @@ def test_live_game_typed_by_hand(page, server):
     page.fill("#live-manual input[name=card]", lead)
     page.click("#add-card")
     page.wait_for_function("document.querySelector('#live-msg').textContent.includes('already played')")
+    # in Polish, the server's refusal comes in Polish
+    page.select_option("#lang-select", "pl")
+    page.fill("#live-manual input[name=card]", lead)
+    page.click("#add-card")
+    page.wait_for_function("document.querySelector('#live-msg').textContent.includes('została już zagrana w lewie 1')")
+    assert "niedozwolone zagranie" in page.locator("#live-msg").inner_text()
+    page.select_option("#lang-select", "en")
     page.click("#undo")
     page.wait_for_function("document.querySelectorAll('#live-state .trick-now img.card').length === 1")
     # a reload resumes the same game

@@ -35,7 +35,46 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.cards import CardParseError, parse_card
+from advisor.explain import counted
+from advisor.refusals import LANGS, refusal_text
 from advisor.state import HandState, IllegalEvent, Phase
+
+# What the tracker asks and warns about, per language; a question keeps its words in every
+# language (``reasons``), a frame's warnings and event reasons come in the language asked for.
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "hand": "Are these your 13 cards ({seat})?",
+        "seen_in_bidding": "{cards} seen on the table but the bidding is not finished",
+        "seen_after_hand": "{cards} seen on the table but the hand is over",
+        "several": "{n} new cards at once ({cards}): which did {seat} play? Type the plays in order.",
+        "last_trick_on_table": "the last trick is still on the table",
+        "played_earlier": "{card} is on the table but was played in an earlier trick",
+    },
+    "pl": {
+        "hand": "Czy to twoje 13 kart ({seat})?",
+        "seen_in_bidding": "{cards} widać na stole, ale licytacja jeszcze trwa",
+        "seen_after_hand": "{cards} widać na stole, ale rozdanie się skończyło",
+        "several": "{n} {new_cards} naraz ({cards}): którą zagrał {seat}? Wpisz zagrania po kolei.",
+        "last_trick_on_table": "poprzednia lewa wciąż leży na stole",
+        "played_earlier": "{card} leży na stole, ale została zagrana we wcześniejszej lewie",
+    },
+}
+_NEW_CARDS = {"en": ("new card", "new cards"), "pl": ("nowa karta", "nowe karty", "nowych kart")}
+
+
+def tracker_text(lang: str, code: str, params: dict[str, Any]) -> str:
+    """The words of a tracker message (or of the rules' refusal it passes on) in ``lang``.
+
+    >>> tracker_text("pl", "several", {"n": 5, "cards": ["2H", "3H", "4H", "5H", "6H"], "seat": "W"})
+    '5 nowych kart naraz (2H, 3H, 4H, 5H, 6H): którą zagrał W? Wpisz zagrania po kolei.'
+    """
+    table = TEXTS.get(lang, TEXTS["en"])
+    if code not in table:
+        return refusal_text(lang, code, params)
+    words = {k: ", ".join(v) if isinstance(v, list) else v for k, v in params.items()}
+    if "n" in params:
+        words["new_cards"] = counted(lang, params["n"], _NEW_CARDS)
+    return table[code].format(**words)
 
 
 @dataclass
@@ -84,10 +123,12 @@ class FrameTracker:
                 return self.questions.pop(i)
         return None
 
-    def _ask(self, kind: str, cards: list[str], seat: str | None, reason: str,
+    def _ask(self, kind: str, cards: list[str], seat: str | None, code: str, params: dict[str, Any],
              ignore_cards: bool = True) -> dict[str, Any]:
-        q = {"id": self.next_id, "kind": kind, "cards": cards, "seat": seat, "reason": reason,
-             "frame": self.frame}
+        """A new question; ``reason`` is its English words, ``reasons`` the words per language."""
+        reasons = {lang: tracker_text(lang, code, params) for lang in LANGS}
+        q = {"id": self.next_id, "kind": kind, "cards": cards, "seat": seat, "reason": reasons["en"],
+             "reasons": reasons, "frame": self.frame}
         self.next_id += 1
         self.questions.append(q)
         if ignore_cards:
@@ -115,12 +156,13 @@ class FrameTracker:
                     table.append(c)
 
     def update(self, scan: dict[str, Any], state: HandState,
-               hand_seat: str | None = None) -> dict[str, Any]:
+               hand_seat: str | None = None, lang: str = "en") -> dict[str, Any]:
         """Feed one frame; returns ``events`` (proposed/confirmed plays, trick_closed),
         new ``questions``, ``table`` (cards seen there) and ``warnings``.
 
         ``hand_seat``: the user's seat when the game does not know the user's cards yet; 13
-        cards held steadily in the hand zone are then proposed as that hand (a question)."""
+        cards held steadily in the hand zone are then proposed as that hand (a question).
+        ``lang``: the language of the warnings and the events' reasons."""
         self.frame += 1
         events: list[dict[str, Any]] = []
         new_questions: list[dict[str, Any]] = []
@@ -147,8 +189,7 @@ class FrameTracker:
             if len(steady) == 13 and steady != sorted(self.hand_asked):
                 self.hand_asked = steady
                 new_questions.append(self._ask(
-                    "hand", steady, hand_seat, f"Are these your 13 cards ({hand_seat})?",
-                    ignore_cards=False))
+                    "hand", steady, hand_seat, "hand", {"seat": hand_seat}, ignore_cards=False))
 
         for c in list(self.streak):
             if c not in table:
@@ -181,47 +222,43 @@ class FrameTracker:
         for c in table:
             if c in played and c not in self.clearing and c not in {
                     str(x) for _, x in state.current_trick}:
-                warnings.append(f"{c} is on the table but was played in an earlier trick")
+                warnings.append(tracker_text(lang, "played_earlier", {"card": c}))
 
         if not fresh:
             return self._result(events, new_questions, table, warnings)
         if state.phase is not Phase.PLAY:
             stable = [c for c in fresh if self.streak[c] >= self.stable_frames]
             if stable:
-                why = ("the bidding is not finished" if state.phase is Phase.BIDDING
-                       else "the hand is over")
-                new_questions.append(self._ask("not_in_play", stable, None,
-                                               f"{', '.join(stable)} seen on the table but {why}"))
+                code = "seen_in_bidding" if state.phase is Phase.BIDDING else "seen_after_hand"
+                new_questions.append(self._ask("not_in_play", stable, None, code, {"cards": stable}))
             return self._result(events, new_questions, table, warnings)
 
         seat = state.to_act.name
         if self.clearing:
             for c in fresh:
                 events.append({"type": "play", "status": "waiting", "seat": seat, "card": c,
-                               "reason": "the last trick is still on the table"})
+                               "reason": tracker_text(lang, "last_trick_on_table", {})})
             return self._result(events, new_questions, table, warnings)
 
         stable = [c for c in fresh if self.streak[c] >= self.stable_frames]
         if len(stable) >= 2:
-            new_questions.append(self._ask(
-                "several", sorted(stable), seat,
-                f"{len(stable)} new cards at once ({', '.join(sorted(stable))}): which did "
-                f"{seat} play? Type the plays in order."))
+            new_questions.append(self._ask("several", sorted(stable), seat, "several",
+                                           {"n": len(stable), "cards": sorted(stable), "seat": seat}))
             return self._result(events, new_questions, table, warnings)
 
         for c in fresh:
-            reason = _illegal_reason(state, c)
+            refusal = _refusal(state, c)
             if c in stable:
-                if reason is None:
+                if refusal is None:
                     events.append({"type": "play", "status": "confirmed", "seat": seat, "card": c})
                     del self.streak[c]
                 else:
-                    new_questions.append(self._ask("illegal", [c], seat, reason))
+                    new_questions.append(self._ask("illegal", [c], seat, refusal.code, refusal.params))
             else:
                 ev = {"type": "play", "status": "proposed", "seat": seat, "card": c,
                       "frames": self.streak[c], "needed": self.stable_frames}
-                if reason is not None:
-                    ev["reason"] = reason
+                if refusal is not None:
+                    ev["reason"] = refusal.reason_in(lang)
                 events.append(ev)
         return self._result(events, new_questions, table, warnings)
 
@@ -230,13 +267,13 @@ class FrameTracker:
                 "open_questions": list(self.questions), "table": table, "warnings": warnings}
 
 
-def _illegal_reason(state: HandState, card: str) -> str | None:
+def _refusal(state: HandState, card: str) -> IllegalEvent | None:
     """Why ``card`` may not be played now by the seat to act, or None when it may."""
     trial = state.clone()
     try:
         trial.play(parse_card(card))
     except IllegalEvent as e:
-        return e.reason
+        return e
     return None
 
 

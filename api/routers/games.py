@@ -11,9 +11,10 @@ from starlette.concurrency import run_in_threadpool
 from advisor.state import Phase
 
 from ..config import Settings
-from ..deps import advice_options, get_games, get_settings, ws_token_ok
+from ..deps import Lang, advice_options, get_games, get_settings, ws_token_ok
 from ..frames import answer_question, process_scan
 from ..games import GameConflict, GameService
+from ..messages import request_lang
 from ..scanning import scan_upload
 from ..schemas import AnswerIn, BidIn, DetectionsIn, ErrorOut, GameCreate, HandIn, NextHandIn, PlayIn
 from .records import run_advice
@@ -96,7 +97,7 @@ async def game_advice(request: Request, game_id: str = GameId, games: GameServic
     elif st.phase is Phase.PLAY:
         out = await run_advice(request, "play", game.record, opts)
     else:
-        raise GameConflict("the hand is over: no decision to advise on")
+        raise GameConflict("no_decision")
     return {"kind": "bid" if st.phase is Phase.BIDDING else "play",
             "seat": st.to_act.name, "user_to_act": game.user_seat == st.to_act, **out}
 
@@ -104,25 +105,27 @@ async def game_advice(request: Request, game_id: str = GameId, games: GameServic
 @router.post("/{game_id}/frames", responses={**_ERR, 413: {"model": ErrorOut}, 415: {"model": ErrorOut}},
              summary="one camera frame: cards seen, proposed/confirmed plays, questions")
 async def add_frame(request: Request, game_id: str = GameId, image: UploadFile = File(...),
-                    games: GameService = Depends(get_games),
+                    lang: str = Lang, games: GameService = Depends(get_games),
                     settings: Settings = Depends(get_settings)) -> dict[str, Any]:
     data = await read_upload(image, settings)
-    return await frame(request.app, games, game_id, data, settings)
+    return await frame(request.app, games, game_id, data, settings, lang)
 
 
-async def frame(app, games: GameService, game_id: str, data: bytes, settings: Settings) -> dict[str, Any]:
+async def frame(app, games: GameService, game_id: str, data: bytes, settings: Settings,
+                lang: str = "en") -> dict[str, Any]:
     """One camera frame: 404 before the (slower) scan, the scan in a scan slot, then the tracker."""
     await run_in_threadpool(games.load, game_id)
     scan = await scan_upload(app, data, settings)
-    return await run_in_threadpool(process_scan, games, game_id, scan, settings)
+    return await run_in_threadpool(process_scan, games, game_id, scan, settings, lang)
 
 
 @router.post("/{game_id}/detections", responses=_ERR,
              summary="one frame's detections (no image): same answer as …/frames")
-def add_detections(body: DetectionsIn, game_id: str = GameId, games: GameService = Depends(get_games),
+def add_detections(body: DetectionsIn, game_id: str = GameId, lang: str = Lang,
+                   games: GameService = Depends(get_games),
                    settings: Settings = Depends(get_settings)) -> dict[str, Any]:
     games.load(game_id)
-    return process_scan(games, game_id, scan_from_detections(body.model_dump()), settings)
+    return process_scan(games, game_id, scan_from_detections(body.model_dump()), settings, lang)
 
 
 @router.post("/{game_id}/questions/{question_id}", responses=_ERR,
@@ -138,7 +141,8 @@ async def frames_ws(ws: WebSocket, game_id: str):
 
     Text messages: ``{"type": "ping"}`` → ``{"type": "pong"}``. A bad frame is answered with
     ``{"error": …, "status": 4xx}`` and the connection stays open. Closes with 4401 on a missing
-    token and 4404 when the game does not exist.
+    token and 4404 when the game does not exist. ``?lang=pl``: the answers' warnings and reasons
+    in Polish.
     """
     from ..errors import ImageRejected, Unavailable
     from ..storage import NotFound
@@ -153,6 +157,7 @@ async def frames_ws(ws: WebSocket, game_id: str):
         return
     games: GameService = ws.app.state.games
     settings: Settings = ws.app.state.settings
+    lang = request_lang(ws.query_params)
     try:
         await run_in_threadpool(games.load, game_id)
     except NotFound:
@@ -177,11 +182,12 @@ async def frames_ws(ws: WebSocket, game_id: str):
                     try:
                         body = DetectionsIn.model_validate({k: v for k, v in obj.items() if k != "type"})
                         out = await run_in_threadpool(process_scan, games, game_id,
-                                                      scan_from_detections(body.model_dump()), settings)
+                                                      scan_from_detections(body.model_dump()), settings,
+                                                      lang)
                     except ValidationError as e:
                         out = {"error": f"bad detections: {e.errors()[0]['msg']}", "status": 422}
                     except (RecordError, IllegalEvent, GameConflict, ValueError) as e:
-                        out = {"error": str(e), "status": 409}
+                        out = {"error": _words(e, lang), "status": 409}
                     await ws.send_json(out)
                 else:
                     await ws.send_json({"error": "send frames as binary JPEG messages (or JSON "
@@ -189,16 +195,27 @@ async def frames_ws(ws: WebSocket, game_id: str):
                                                  "or {\"type\": \"ping\"})", "status": 400})
                 continue
             try:
-                out = await frame(ws.app, games, game_id, data, settings)
+                out = await frame(ws.app, games, game_id, data, settings, lang)
             except ImageRejected as e:
                 out = {"error": e.detail, "status": e.status}
             except Unavailable as e:
                 out = {"error": str(e), "status": 503}
             except (RecordError, IllegalEvent, GameConflict, ValueError) as e:
-                out = {"error": str(e), "status": 409}
+                out = {"error": _words(e, lang), "status": 409}
             await ws.send_json(out)
     except WebSocketDisconnect:
         pass
+
+
+def _words(e: Exception, lang: str) -> str:
+    """An error's words in ``lang`` where it has them (the rules' refusals, the game's conflicts)."""
+    from advisor.state import IllegalEvent
+
+    if isinstance(e, IllegalEvent):
+        return e.describe(lang)
+    if isinstance(e, GameConflict):
+        return e.text(lang)
+    return str(e)
 
 
 def scan_from_detections(body: dict[str, Any]) -> dict[str, Any]:

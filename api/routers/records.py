@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from advisor.record import HandRecord, check, replay, state_json
 
-from ..deps import advice_options
+from ..deps import Lang, advice_options
 from ..gate import leave
 from ..schemas import ErrorOut, HandRecordIn
 
@@ -32,15 +32,15 @@ async def run_advice(request: Request, kind: str, record: HandRecord, opts: dict
 # state and check run on the event loop: a replay of at most 52 cards (the body is already
 # parsed there) costs less than the hop to a worker thread and back.
 @router.post("/state", summary="the state after a hand record (as `piki state`)", responses=_ERRORS)
-async def post_state(body: HandRecordIn) -> dict[str, Any]:
-    return state_json(replay(_record(body)))
+async def post_state(body: HandRecordIn, lang: str = Lang) -> dict[str, Any]:
+    return state_json(replay(_record(body)))  # an illegal record: 409, its reason in ``lang``
 
 
 @router.post("/check", summary="is the record legal? (as `piki check`, HTTP 200 either way)",
              responses={422: _ERRORS[422]})
-async def post_check(body: HandRecordIn) -> dict[str, Any]:
+async def post_check(body: HandRecordIn, lang: str = Lang) -> dict[str, Any]:
     errors = check(_record(body))
-    return {"legal": not errors, "errors": [e.to_json() for e in errors]}
+    return {"legal": not errors, "errors": [e.to_json(lang) for e in errors]}
 
 
 @router.post("/advice/bid", summary="bid advice for the seat to act (as `piki bid`)", responses=_ERRORS)

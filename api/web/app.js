@@ -108,6 +108,7 @@ function applyLanguage() {
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const opt of document.querySelectorAll("option[value=blind_nil]")) opt.textContent = bidName("blind_nil");
   if (live.state) renderLiveState(live.state);
+  if (live.ws) live.ws.close();  // the camera's socket answers in one language: open it again
 }
 
 // ------------------------------------------------------------------ helpers
@@ -156,7 +157,9 @@ async function api(method, path, body, params) {
   let payload;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }
-  const qs = params ? "?" + new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== "")) : "";
+  // every request names the page's language: the server's refusals (409) come in it
+  const all = Object.assign({ lang }, params || {});
+  const qs = "?" + new URLSearchParams(Object.entries(all).filter(([, v]) => v !== undefined && v !== null && v !== ""));
   let r;
   try {
     r = await fetch(path + qs, { method, headers, body: payload });
@@ -430,7 +433,7 @@ function renderQuestions(questions) {
       ? [el("button", { type: "button", text: t("confirm"), onclick: () => answer(q.id, true) })]
       : q.cards.map(c => el("button", { type: "button", text: t("confirm_card", { card: cardName(c) }), onclick: () => answer(q.id, true, c) }));
     return el("div", { class: "question", role: "alert" },
-      el("b", { text: t("question") + ": " }), q.reason, " ",
+      el("b", { text: t("question") + ": " }), (q.reasons && q.reasons[lang]) || q.reason, " ",
       el("div", { class: "cards small" }, ...q.cards.map(cardImg)),
       ...buttons, el("button", { type: "button", text: t("reject"), onclick: () => answer(q.id, false) }));
   }));
@@ -512,7 +515,7 @@ function stopCamera() {
 
 function openSocket() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const q = token() ? "?token=" + encodeURIComponent(token()) : "";
+  const q = "?lang=" + lang + (token() ? "&token=" + encodeURIComponent(token()) : "");
   const ws = new WebSocket(`${proto}//${location.host}/v1/games/${live.id}/frames${q}`);
   ws.binaryType = "arraybuffer";
   ws.onmessage = (m) => { live.busy = false; onFrameResult(JSON.parse(m.data)); };

@@ -1,0 +1,114 @@
+"""Why the rules refuse a bid or a card, in plain words, per language.
+
+The rules engine names each refusal by a code and its parameters (``IllegalEvent.code`` and
+``.params``); the words are looked up here, so ``piki check --lang pl`` and the API's 409s say
+the same thing in either language.
+
+>>> refusal_text("en", "must_follow", {"seat": "E", "suit": 1, "cards": ["7H", "QH"]})
+'E must follow hearts: holds 7H, QH'
+>>> refusal_text("pl", "must_follow", {"seat": "E", "suit": 1, "cards": ["7H", "QH"]})
+'E musi dołożyć do koloru (kiery): ma 7H, QH'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import Suit
+
+LANGS = ("en", "pl")
+
+TEXTS: dict[str, dict[str, str]] = {
+    "en": {
+        "bidding_over": "the bidding is over",
+        "blind_nil_off": "blind nil is not played under these rules",
+        "blind_nil_trails": "{seat} may not bid blind nil: {team} trails by {behind}, blind nil needs"
+                            " a deficit of at least {needed}",
+        "blind_nil_level": "{seat} may not bid blind nil: {team} is not behind, blind nil needs a"
+                           " deficit of at least {needed}",
+        "blind_nil_leads": "{seat} may not bid blind nil: {team} leads by {ahead}, blind nil needs a"
+                           " deficit of at least {needed}",
+        "bid_range": "a bid must be 0-13, got {bid}",
+        "bid_missing": "{seat} has no bid, but {later} bid after {seat} (bidding starts with {first})",
+        "bid_turn": "it is {to_act}'s turn to bid, not {seat}",
+        "play_turn": "it is {to_act}'s turn to play, not {seat}",
+        "play_in_bidding": "{card} is played before the bidding is over (no bid yet from {missing})",
+        "hand_over": "the hand is over: all 13 tricks have been played",
+        "already_played": "{card} was already played in trick {trick}",
+        "in_other_hand": "{card} is in {other}'s hand, {seat} cannot play it",
+        "not_held": "{seat} does not hold {card}",
+        "hand_full": "{seat} cannot hold {card}: its 13 cards are already accounted for",
+        "void_shown": "{shown}, so held no {suit}, but now plays {card}",
+        "void_no_follow": "{seat} did not follow {led} in trick {trick}",
+        "void_spade_lead": "{seat} led a spade before spades were broken in trick {trick}",
+        "must_follow": "{seat} must follow {suit}: holds {cards}",
+        "spades_unbroken": "spades not broken: {seat} leads {card} while holding {suits}",
+        "too_many_plays": "too many plays",
+        # The headline of a refusal, before its reason ("illegal play by S: …").
+        "illegal_bid": "illegal bid by {seat}",
+        "illegal_play": "illegal play by {seat}",
+        "illegal_bid_at": "illegal bid #{index} by {seat}",
+        "illegal_play_at": "illegal play #{index} by {seat}",
+    },
+    "pl": {
+        "bidding_over": "licytacja już się skończyła",
+        "blind_nil_off": "według tych zasad nie gra się ślepego nila",
+        "blind_nil_trails": "{seat} nie może zgłosić ślepego nila: {team} przegrywa o {behind} pkt, a"
+                            " ślepy nil wymaga straty co najmniej {needed} pkt",
+        "blind_nil_level": "{seat} nie może zgłosić ślepego nila: {team} nie przegrywa, a ślepy nil"
+                           " wymaga straty co najmniej {needed} pkt",
+        "blind_nil_leads": "{seat} nie może zgłosić ślepego nila: {team} prowadzi o {ahead} pkt, a"
+                           " ślepy nil wymaga straty co najmniej {needed} pkt",
+        "bid_range": "deklaracja musi wynosić od 0 do 13, a nie {bid}",
+        "bid_missing": "brak deklaracji {seat}, choć po nim licytowali już: {later} (licytację zaczyna"
+                       " {first})",
+        "bid_turn": "teraz licytuje {to_act}, nie {seat}",
+        "play_turn": "teraz gra {to_act}, nie {seat}",
+        "play_in_bidding": "{card} zagrana przed końcem licytacji (nie zgłosili jeszcze: {missing})",
+        "hand_over": "rozdanie się skończyło: rozegrano wszystkie 13 lew",
+        "already_played": "{card} została już zagrana w lewie {trick}",
+        "in_other_hand": "{card} jest w ręce {other}, więc {seat} nie może jej zagrać",
+        "not_held": "{seat} nie ma karty {card}",
+        "hand_full": "{seat} nie może mieć karty {card}: znamy już wszystkie 13 kart tej ręki",
+        "void_shown": "{shown}, więc nie miał koloru ({suit}), a teraz gra {card}",
+        "void_no_follow": "w lewie {trick} {seat} nie dołożył do koloru ({led})",
+        "void_spade_lead": "w lewie {trick} {seat} wyszedł w pika, zanim piki zostały rozbite",
+        "must_follow": "{seat} musi dołożyć do koloru ({suit}): ma {cards}",
+        "spades_unbroken": "piki nie są rozbite: {seat} wychodzi {card}, mając jeszcze {suits}",
+        "too_many_plays": "za dużo zagranych kart",
+        "illegal_bid": "niedozwolona deklaracja ({seat})",
+        "illegal_play": "niedozwolone zagranie ({seat})",
+        "illegal_bid_at": "niedozwolona deklaracja nr {index} ({seat})",
+        "illegal_play_at": "niedozwolone zagranie nr {index} ({seat})",
+    },
+}
+
+
+def _suit_word(lang: str, suit: int) -> str:
+    return Suit(suit).polish if lang == "pl" else Suit(suit).english
+
+
+def _value(lang: str, key: str, value: Any) -> str:
+    if key in ("suit", "led"):
+        return _suit_word(lang, value)
+    if key == "suits":
+        return ", ".join(_suit_word(lang, s) for s in value)
+    if key == "shown":  # a void shown earlier: [code, params]
+        return refusal_text(lang, value[0], value[1])
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def refusal_text(lang: str, code: str, params: dict[str, Any] | None = None) -> str:
+    """The words for refusal ``code`` with ``params`` in ``lang`` (English for a language it
+    lacks): suits are given as numbers and named in the language, lists joined with commas."""
+    table = TEXTS.get(lang, TEXTS["en"])
+    params = params or {}
+    return table[code].format(**{k: _value(lang, k, v) for k, v in params.items()})
+
+
+def headline(lang: str, kind: str, seat: str, index: int | None = None) -> str:
+    """"illegal play by S" (with ``index``: "illegal play #5 by S") in ``lang``."""
+    key = f"illegal_{kind}" + ("" if index is None else "_at")
+    return refusal_text(lang, key, {"seat": seat, **({} if index is None else {"index": index})})

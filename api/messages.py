@@ -1,0 +1,61 @@
+"""The live game's refusals in plain words, per language (the API's 409s; ``?lang=pl``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "hand_not_over": "the hand is not over yet: the next hand starts after 13 tricks",
+        "game_over": "the game is over (winner: {winner}); create a new game",
+        "game_drawn": "the game is over (a draw); create a new game",
+        "nothing_to_undo": "nothing to undo: the game has no events",
+        "no_decision": "the hand is over: no decision to advise on",
+        "no_question": "no open question {id}",
+        "which_card": "question {id} is about {cards}: say which card with 'card'",
+        "tracker_busy": "{what}: the game's camera tracker was changed by other requests {times} times"
+                        " meanwhile; send it again",
+        "frame_not_counted": "frame not counted",
+        "question_open": "question {id} stays open",
+        "question_open_recorded": "question {id} stays open (its answer is recorded)",
+        "illegal": "{headline}: {reason}",
+    },
+    "pl": {
+        "hand_not_over": "rozdanie jeszcze trwa: następne zaczyna się po 13 lewach",
+        "game_over": "partia się skończyła (wygrywa {winner}); załóż nową grę",
+        "game_drawn": "partia się skończyła (remis); załóż nową grę",
+        "nothing_to_undo": "nie ma czego cofnąć: w grze nie ma jeszcze żadnych zdarzeń",
+        "no_decision": "rozdanie się skończyło: nie ma decyzji, w której można doradzić",
+        "no_question": "nie ma otwartego pytania {id}",
+        "which_card": "pytanie {id} dotyczy kart {cards}: podaj, którą, w polu 'card'",
+        "tracker_busy": "{what}: w międzyczasie inne żądania zmieniły śledzenie kamery tej gry {times}"
+                        " razy; wyślij jeszcze raz",
+        "frame_not_counted": "klatka nie została uwzględniona",
+        "question_open": "pytanie {id} pozostaje otwarte",
+        "question_open_recorded": "pytanie {id} pozostaje otwarte (odpowiedź jest zapisana)",
+        "illegal": "{headline}: {reason}",
+    },
+}
+
+
+def message(lang: str, code: str, **params: Any) -> str:
+    """Message ``code`` in ``lang`` (English for a language it lacks); a parameter given as
+    ``(code, params)`` is a message itself, lists are joined with commas.
+
+    >>> message("pl", "no_question", id=4)
+    'nie ma otwartego pytania 4'
+    """
+    table = MESSAGES.get(lang, MESSAGES["en"])
+
+    def value(v: Any) -> str:
+        if isinstance(v, tuple):
+            return message(lang, v[0], **v[1])
+        if isinstance(v, list):
+            return ", ".join(str(x) for x in v)
+        return str(v)
+    return table[code].format(**{k: value(v) for k, v in params.items()})
+
+
+def request_lang(query: Any) -> str:
+    """The language a request asks its answers in: ``?lang=pl``, else English."""
+    return "pl" if query.get("lang") == "pl" else "en"
