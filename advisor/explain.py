@@ -178,24 +178,24 @@ TEXTS: dict[str, dict[str, str]] = {
         "contrast_win": "Wzięcie lewy kartą {card} byłoby warte o {gap:.0f} pkt mniej.",
         "contrast_duck": "Oddanie lewy kartą {card} byłoby warte o {gap:.0f} pkt mniej.",
         "spades_unbroken": "Piki nie są jeszcze rozbite, więc nie możesz wyjść w pika.",
-        "cover_partner_nil": "Partner zgłosił nil: osłaniaj go — bierz lewy, które partner mógłby musieć"
-                             " wziąć (nil przetrwa w {pct:.0f}% po {card}).",
-        "own_nil": "Zgłosiłeś nil: zagrywaj pod najwyższą kartę (nil przetrwa w {pct:.0f}% po {card}).",
-        "nil_technique": "{card} to zagranie zgodne z techniką gry na nil (podkładanie, pozbywanie się"
+        "cover_partner_nil": "Partner zadeklarował zero: osłaniaj go — bierz lewy, które partner mógłby musieć"
+                             " wziąć (zero przetrwa w {pct:.0f}% po {card}).",
+        "own_nil": "Zadeklarowałeś zero: zagrywaj pod najwyższą kartę (zero przetrwa w {pct:.0f}% po {card}).",
+        "nil_technique": "{card} to zagranie zgodne z techniką gry na zero (podkładanie, pozbywanie się"
                          " wysokich kart, osłona): symulacja ocenia ją tylko {gap:.0f} pkt niżej niż"
-                         " {top}, a widzi wszystkie karty, więc nie docenia zagrożenia dla nila.",
-        "attack_nil": "{seat} zgłosił nil: spróbuj zmusić go do wzięcia lewy (jego nil przetrwa w"
+                         " {top}, a widzi wszystkie karty, więc nie docenia zagrożenia dla zera.",
+        "attack_nil": "{seat} zadeklarował zero: spróbuj zmusić go do wzięcia lewy (jego zero przetrwa w"
                       " {pct:.0f}% po {card}).",
-        "cover_partner_nil_any": "Partner zgłosił nil: osłaniaj go — bierz lewy, które partner mógłby"
+        "cover_partner_nil_any": "Partner zadeklarował zero: osłaniaj go — bierz lewy, które partner mógłby"
                                  " musieć wziąć.",
-        "own_nil_any": "Zgłosiłeś nil: zagrywaj pod najwyższą kartę.",
-        "attack_nil_any": "{seat} zgłosił nil: spróbuj zmusić go do wzięcia lewy.",
-        "cover_partner_nil_vs": "Partner zgłosił nil: osłaniaj go — bierz lewy, które partner mógłby"
-                                " musieć wziąć (nil przetrwa w {pct:.0f}% po {card}, w {other_pct:.0f}%"
+        "own_nil_any": "Zadeklarowałeś zero: zagrywaj pod najwyższą kartę.",
+        "attack_nil_any": "{seat} zadeklarował zero: spróbuj zmusić go do wzięcia lewy.",
+        "cover_partner_nil_vs": "Partner zadeklarował zero: osłaniaj go — bierz lewy, które partner mógłby"
+                                " musieć wziąć (zero przetrwa w {pct:.0f}% po {card}, w {other_pct:.0f}%"
                                 " po {other}, która w sumie jest warta mniej).",
-        "own_nil_vs": "Zgłosiłeś nil: zagrywaj pod najwyższą kartę (nil przetrwa w {pct:.0f}% po {card},"
+        "own_nil_vs": "Zadeklarowałeś zero: zagrywaj pod najwyższą kartę (zero przetrwa w {pct:.0f}% po {card},"
                       " w {other_pct:.0f}% po {other}, która w sumie jest warta mniej).",
-        "attack_nil_vs": "{seat} zgłosił nil: spróbuj zmusić go do wzięcia lewy (jego nil przetrwa w"
+        "attack_nil_vs": "{seat} zadeklarował zero: spróbuj zmusić go do wzięcia lewy (jego zero przetrwa w"
                          " {pct:.0f}% po {card}, w {other_pct:.0f}% po {other}, która w sumie jest warta"
                          " mniej).",
         "bags_near": "Twoja para ma {bags} worków: unikaj nadróbek, jeszcze {left} kosztuje {penalty} pkt.",
@@ -210,10 +210,10 @@ TEXTS: dict[str, dict[str, str]] = {
                     " {tricks:.1f} lewy w {samples} symulowanych rozdaniach ({solved} z nich rozwiązanych"
                     " dokładnie).",
         "bid_rule": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
-                    " zasady nila); symulacja ocenia to tylko {gap:.0f} pkt niżej niż {top},"
+                    " zasady gry na zero); symulacja ocenia to tylko {gap:.0f} pkt niżej niż {top},"
                     " a rozgrywa każde rozdanie przy odkrytych kartach.",
         "bid_rule_level": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
-                          " zasady nila), a licząc szanse na wygranie partii symulacja ocenia to"
+                          " zasady gry na zero), a licząc szanse na wygranie partii symulacja ocenia to"
                           " co najmniej tak wysoko jak {top}.",
         "bid_game_end": "Przy tym wyniku liczy się partia: z {bid} wygrywacie ją w {pct:.1f}%"
                         " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
@@ -243,25 +243,25 @@ TEXTS: dict[str, dict[str, str]] = {
                                     " brakującą kartę). Dopisz brakujące karty, a odpowiedź będzie pewniejsza.",
         "hand_unseen": "Twojej ręki nie ma w zapisie: to deklaracja dla ręki jeszcze nieoglądanej (dowolne"
                        " 13 kart), tylko na podstawie deklaracji i wyniku.",
-        "nil_chance": "Nil udałby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",
-        "nil_best": "Twoja ręka jest dość słaba na nil: udaje się w {pct:.0f}% przypadków.",
-        "nil_on_lead": "Wychodzisz do pierwszej lewy, co utrudnia nil; podana szansa to uwzględnia.",
-        "partner_nil": "Partner zgłosił nil, więc twoja deklaracja musi nieść parę: nie deklaruj też nila.",
-        "blind_nil_yes": "Ślepy nil: tak. Twoja para przegrywa o {behind}; ślepy nil udaje się tylko w ok."
+        "nil_chance": "Zero udałoby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",
+        "nil_best": "Twoja ręka jest dość słaba na zero: udaje się w {pct:.0f}% przypadków.",
+        "nil_on_lead": "Wychodzisz do pierwszej lewy, co utrudnia grę na zero; podana szansa to uwzględnia.",
+        "partner_nil": "Partner zadeklarował zero, więc twoja deklaracja musi nieść parę: nie deklaruj też zera.",
+        "blind_nil_yes": "Zero w ciemno: tak. Twoja para przegrywa o {behind}; zero w ciemno udaje się tylko w ok."
                          " {pct:.0f}% przypadków, ale podnosi szansę na wygranie gry z {look:.0f}% do"
                          " {blind:.0f}%. Zdecyduj, zanim spojrzysz w karty.",
-        "blind_nil_no": "Ślepy nil jest dozwolony (strata {behind}), ale niezalecany: udaje się w ok."
+        "blind_nil_no": "Zero w ciemno jest dozwolone (strata {behind}), ale niezalecane: udaje się w ok."
                         " {pct:.0f}% przypadków, a szansa na wygranie gry wyniosłaby {blind:.0f}% zamiast"
                         " {look:.0f}%.",
-        "blind_nil_decide": "O ślepym nilu zdecyduj, zanim spojrzysz w karty.",
-        "blind_nil_too_late": "Przy stracie {behind} ślepy nil opłacałby się przed spojrzeniem w karty"
+        "blind_nil_decide": "O zerze w ciemno zdecyduj, zanim spojrzysz w karty.",
+        "blind_nil_too_late": "Przy stracie {behind} zero w ciemno opłacałoby się przed spojrzeniem w karty"
                               " (wygrana partii w {blind:.0f}% przypadków zamiast {look:.0f}%); po odkryciu"
-                              " kart nie można go już zgłosić.",
-        "blind_nil_looked": "Jeśli twoje karty są już odkryte, ślepego nila zgłosić nie można: zgłoś wtedy"
+                              " kart jest już na nie za późno.",
+        "blind_nil_looked": "Jeśli twoje karty są już odkryte, zera w ciemno zadeklarować nie można: zgłoś wtedy"
                             " {bid} (wygrana partii w {pct:.0f}% przypadków).",
-        "blind_nil_after_nil": "Przy nilu partnera nikt nie osłoni ślepego nila: po nilu (lub ślepym"
-                               " nilu) partnera udaje się on tylko w ok. {pct:.0f}% przypadków.",
-        "blind_nil_after_bid": "Partner zgłosił {bid}: przy takiej osłonie ślepy nil udaje się w ok."
+        "blind_nil_after_nil": "Przy zerze partnera nikt nie osłoni zera w ciemno: po zerze (lub zerze w"
+                               " ciemno) partnera udaje się ono tylko w ok. {pct:.0f}% przypadków.",
+        "blind_nil_after_bid": "Partner zgłosił {bid}: przy takiej osłonie zero w ciemno udaje się w ok."
                                " {pct:.0f}% przypadków.",
         "review_summary": "{seat_text}: {mistakes} {decisions_word}, razem stracono {lost:.0f} {points_word}"
                           " (ok. {tricks:.1f} lewy).",
@@ -277,7 +277,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_bid_make": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych rozdań.",
         "review_bid_make_best": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych"
                                 " rozdań; przy {best} w {best_pct:.0f}%.",
-        "review_bid_nil": "Nil udaje się tu w ok. {pct:.0f}% przypadków.",
+        "review_bid_nil": "Zero udaje się tu w ok. {pct:.0f}% przypadków.",
     },
 }
 

@@ -52,13 +52,13 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "pl": {
         "bidding_over": "licytacja już się skończyła",
-        "blind_nil_off": "według tych zasad nie gra się ślepego nila",
-        "blind_nil_trails": "{seat} nie może zgłosić ślepego nila: {team} przegrywa o {behind} pkt, a"
-                            " ślepy nil wymaga straty co najmniej {needed} pkt",
-        "blind_nil_level": "{seat} nie może zgłosić ślepego nila: {team} nie przegrywa, a ślepy nil"
+        "blind_nil_off": "według tych zasad nie gra się zera w ciemno",
+        "blind_nil_trails": "{seat} nie może zadeklarować zera w ciemno: {team} przegrywa o {behind} pkt, a"
+                            " zero w ciemno wymaga straty co najmniej {needed} pkt",
+        "blind_nil_level": "{seat} nie może zadeklarować zera w ciemno: {team} nie przegrywa, a zero w ciemno"
                            " wymaga straty co najmniej {needed} pkt",
-        "blind_nil_leads": "{seat} nie może zgłosić ślepego nila: {team} prowadzi o {ahead} pkt, a"
-                           " ślepy nil wymaga straty co najmniej {needed} pkt",
+        "blind_nil_leads": "{seat} nie może zadeklarować zera w ciemno: {team} prowadzi o {ahead} pkt, a"
+                           " zero w ciemno wymaga straty co najmniej {needed} pkt",
         "bid_range": "deklaracja musi wynosić od 0 do 13, a nie {bid}",
         "bid_missing": "brak deklaracji {seat}, choć po nim licytowali już: {later} (licytację zaczyna"
                        " {first})",

@@ -81,10 +81,10 @@ def test_cover_partner_nil_overtakes_when_partner_would_win():
     })
     st = replay(rec)
     assert st.to_act == Seat.N
-    for lang, word in (("en", "nil"), ("pl", "nil")):
+    for lang, word in (("en", "nil"), ("pl", "zero")):
         advice = play_json(rec, time_budget=3, seed=3, lang=lang)
         assert advice["card"] == "AH", advice
-        assert "Partner" in advice["explanation"]
+        assert "Partner" in advice["explanation"] and word in advice["explanation"]
         # the ace is also the card that keeps the nil: its chance is quoted, no other card named
         assert ("survives" if lang == "en" else "przetrwa") in advice["explanation"]
         assert "worth less overall" not in advice["explanation"]
@@ -715,7 +715,7 @@ def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
     pl = render_review(review, lang="pl").splitlines()
     assert pl[0] == " licytacja N: zgłoszono 2, najlepiej 3 (koszt 5,5 pkt)"
     assert pl[2] == "    lewa 8 N: zagrano JS, najlepiej 2H (koszt 0,8 pkt, 0,4 lewy) ?"
-    assert pl[4] == " licytacja S: zgłoszono ślepy nil, najlepiej nil (koszt 40,0 pkt) ?"
+    assert pl[4] == " licytacja S: zgłoszono zero w ciemno, najlepiej zero (koszt 40,0 pkt) ?"
 
 
 def test_play_and_bid_text_in_polish_through_the_cli(tmp_path):
@@ -742,7 +742,7 @@ def test_play_and_bid_text_in_polish_through_the_cli(tmp_path):
     out = subprocess.run([sys.executable, "-m", "api.cli", "bid", str(path), "--time", "0.3", "--seed", "1",
                           "--lang", "pl"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("deklaruj ") and "nil udaje się w " in out.stdout
+    assert out.stdout.startswith("deklaruj ") and "zero udaje się w " in out.stdout
     assert " pkt" in out.stdout and "points" not in out.stdout
 
 

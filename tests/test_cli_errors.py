@@ -114,8 +114,8 @@ ILLEGAL = [
      {"kind": "bid", "index": 1, "seat": "E", "card": None, "bid": "blind_nil",
       "reason": "E may not bid blind nil: EW trails by 150, blind nil needs a deficit of at "
                 "least 200"},
-     "niedozwolona deklaracja nr 1 (E): E nie może zgłosić ślepego nila: EW przegrywa o 150 pkt, a"
-     " ślepy nil wymaga straty co najmniej 200 pkt"),
+     "niedozwolona deklaracja nr 1 (E): E nie może zadeklarować zera w ciemno: EW przegrywa o 150"
+     " pkt, a zero w ciemno wymaga straty co najmniej 200 pkt"),
     ("replayed_card", record(plays="2H 3H 4H 5H 6H 7H 8H 9H TH JH QH AS AS".split()),
      {"kind": "play", "index": 12, "seat": "E", "card": "AS",
       "reason": "AS was already played in trick 3"},

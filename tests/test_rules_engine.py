@@ -563,7 +563,7 @@ def test_every_refusal_has_the_same_words_in_polish():
      "brak deklaracji N, choć po nim licytowali już: E, S (licytację zaczyna N)"),
     (lambda: rec("", bids={"N": "blind_nil"}, score_before={"NS": 20}),
      "N may not bid blind nil: NS leads by 20, blind nil needs a deficit of at least 200",
-     "N nie może zgłosić ślepego nila: NS prowadzi o 20 pkt, a ślepy nil wymaga straty co najmniej"
+     "N nie może zadeklarować zera w ciemno: NS prowadzi o 20 pkt, a zero w ciemno wymaga straty co najmniej"
      " 200 pkt"),
 ])
 def test_refusals_in_english_and_polish(record, english, polish):

@@ -380,7 +380,7 @@ def test_bid_advice_lists_each_bid_with_its_chances(page):
                            " document.querySelector('#bid-advice th').innerText === 'Deklaracja'", timeout=60_000)
     points = [row.locator("td").nth(1).inner_text() for row in table.locator("tbody tr").all()]
     assert points and all(re.fullmatch(r"-?\d+,\d", p) for p in points)
-    assert page.locator("#bid-form select[name=bid_W] option[value=blind_nil]").inner_text() == "ślepy nil"
+    assert page.locator("#bid-form select[name=bid_W] option[value=blind_nil]").inner_text() == "zero w ciemno"
     page.select_option("#lang-select", "en")
     assert page.locator("#bid-form select[name=bid_W] option[value=blind_nil]").inner_text() == "blind nil"
     assert not page.errors

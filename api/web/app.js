@@ -37,7 +37,7 @@ const TEXTS = {
     confirm_card: "Record {card}", created: "Game created.", saved: "Saved.",
     review_running: "Analysing the decisions…", review_unavailable: "The analysis is not available: {msg}",
     bad_json: "This is not valid JSON: {msg}", mistake_cost: "−{cost} pts", tricks_lost: "−{n} tricks", best: "best: {card}",
-    blind_nil: "blind nil",
+    blind_nil: "blind nil", nil_bid: "0 (nil)",
     chart_title: "Tricks taken during the hand", final_score: "Score of the hand",
     trick_closed: "Trick closed.", proposed: "Seen {card} ({frames}/{needed})…", confirmed: "{seat} played {card}.",
     waiting: "Waiting for the table to clear.", game_over: "Game over. Winner: {w}",
@@ -63,7 +63,7 @@ const TEXTS = {
     thinking: "Myślę…", advice_bid: "Deklaruj {bid}", advice_card: "Zagraj {card}",
     bid_turn_first: "Teraz licytuje {seat}, nie ty: wpisz w „Dotychczasowe deklaracje” deklaracje złożone przed twoją (pierwszy licytuje rozdający).",
     bid_over: "Wszystkie cztery deklaracje są już złożone: nie ma czego podpowiadać.",
-    expected_points: "oczekiwane punkty", expected_tricks: "oczekiwane lewy", win_chance: "szansa na wygranie partii", make_chance: "kontrakt wychodzi", nil_chance: "Szansa na ugranie nila: {p}%",
+    expected_points: "oczekiwane punkty", expected_tricks: "oczekiwane lewy", win_chance: "szansa na wygranie partii", make_chance: "kontrakt wychodzi", nil_chance: "Szansa na ugranie zera: {p}%",
     cam_denied: "Odmówiono dostępu do kamery. Zezwól tej stronie na kamerę w ustawieniach przeglądarki i naciśnij „Włącz kamerę” — albo wpisuj deklaracje i karty poniżej.",
     cam_none: "Nie znaleziono kamery w tym urządzeniu. Podłącz kamerę albo wpisuj deklaracje i karty poniżej.",
     cam_busy: "Kamera jest używana przez inny program. Zamknij go i spróbuj ponownie.",
@@ -76,7 +76,7 @@ const TEXTS = {
     confirm_card: "Zapisz {card}", created: "Utworzono grę.", saved: "Zapisano.",
     review_running: "Analizuję decyzje…", review_unavailable: "Analiza jest niedostępna: {msg}",
     bad_json: "To nie jest poprawny JSON: {msg}", mistake_cost: "−{cost} pkt", tricks_lost: "−{n} lewy", best: "najlepsza: {card}",
-    blind_nil: "ślepy nil",
+    blind_nil: "zero w ciemno", nil_bid: "0 (zero)",
     chart_title: "Lewy wzięte w trakcie rozdania", final_score: "Wynik rozdania",
     trick_closed: "Lewa zamknięta.", proposed: "Widzę {card} ({frames}/{needed})…", confirmed: "{seat} zagrał {card}.",
     waiting: "Czekam, aż stół zostanie uprzątnięty.", game_over: "Koniec gry. Wygrywa: {w}",
@@ -99,7 +99,7 @@ function num(x, places) {
 
 // A bid in words: 0 is nil, "blind_nil" in the page's language.
 function bidName(b) {
-  return b === "blind_nil" ? t("blind_nil") : b === 0 || b === "nil" ? "0 (nil)" : String(b);
+  return b === "blind_nil" ? t("blind_nil") : b === 0 || b === "nil" ? t("nil_bid") : String(b);
 }
 
 function applyLanguage() {
