@@ -6,28 +6,30 @@
 
 from __future__ import annotations
 
+from .refusals import WordedError
+
 BLIND_NIL = -1
 NIL = 0
 MAX_BID = 13
 
 
-class BidParseError(ValueError):
+class BidParseError(WordedError):
     """A value that is not a bid."""
 
 
 def parse_bid(value: object) -> int:
     if isinstance(value, str):
         v = value.strip().lower()
-        if v in ("blind_nil", "blind nil", "blind-nil", "bn"):
+        if v in ("blind_nil", "blind nil", "blind-nil", "bn", "zero w ciemno"):
             return BLIND_NIL
-        if v == "nil":
+        if v in ("nil", "zero"):
             return NIL
         if v.isdigit():
             value = int(v)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BidParseError(f"a bid must be an integer 0-13 or \"blind_nil\", got {value!r}")
+        raise BidParseError("bid_not_bid", value=repr(value))
     if not 0 <= value <= MAX_BID:
-        raise BidParseError(f"a bid must be between 0 and 13, got {value}")
+        raise BidParseError("bid_out_of_range", value=value)
     return value
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Iterable
 
+from .refusals import WordedError
+
 
 class Suit(IntEnum):
     S = 0
@@ -77,10 +79,11 @@ _SUIT_ALIASES = {
     "D": 2, "♦": 2, "♢": 2,
     "C": 3, "♣": 3, "♧": 3,
 }
-_RANK_ALIASES = {c: i for i, c in enumerate(RANK_CHARS)} | {"10": 8}
+# Polish decks print the jack and the queen as W (walet) and D (dama); D stays diamonds as a suit.
+_RANK_ALIASES = {c: i for i, c in enumerate(RANK_CHARS)} | {"10": 8, "W": 9, "D": 10}
 
 
-class CardParseError(ValueError):
+class CardParseError(WordedError):
     """Text that does not name a card."""
 
 
@@ -89,9 +92,14 @@ def _rank_index(text: str) -> int | None:
 
 
 def parse_card(text: object) -> Card:
-    """Read a card in any accepted form: ``TD``, ``10d``, ``♠A``, ``A♠``, ``10♦``."""
+    """Read a card in any accepted form: ``TD``, ``10d``, ``♠A``, ``A♠``, ``10♦``, and with the
+    Polish letters for the jack and the queen, ``WH`` (walet) and ``D♠`` (dama).
+
+    >>> [str(parse_card(t)) for t in ("10d", "♠A", "DD", "W♥", "HD")]
+    ['TD', 'AS', 'QD', 'JH', 'QH']
+    """
     if not isinstance(text, str):
-        raise CardParseError(f"a card must be a string like 'QH', got {text!r}")
+        raise CardParseError("card_not_text", value=repr(text))
     t = text.strip().replace("\ufe0f", "")
     if len(t) >= 2:
         # rank first (e.g. "QH", "10♦"), then suit first (e.g. "♠A")
@@ -103,7 +111,7 @@ def parse_card(text: object) -> Card:
         rank = _rank_index(t[1:])
         if suit is not None and rank is not None:
             return CARDS[suit * 13 + rank]
-    raise CardParseError(f"unknown card {text!r}")
+    raise CardParseError("card_unknown", value=repr(text))
 
 
 def cards_to_mask(cards: Iterable[int]) -> int:
@@ -172,7 +180,7 @@ class Team(IntEnum):
 def parse_seat(text: object) -> Seat:
     if isinstance(text, str) and text.strip().upper() in ("N", "E", "S", "W"):
         return Seat("NESW".index(text.strip().upper()))
-    raise ValueError(f"unknown seat {text!r} (expected N, E, S or W)")
+    raise WordedError("seat_unknown", value=repr(text))
 
 
 def parse_team(text: object) -> Team:

@@ -18,6 +18,7 @@ from .cards import (
     FULL_DECK, Card, CardParseError, Seat, Team, cards_to_mask, mask_to_cards, parse_card,
     parse_seat, sort_for_display,
 )
+from .refusals import refusal_text
 from .rules import Rules, RulesError
 from .state import HandState, IllegalEvent, Phase
 
@@ -28,7 +29,26 @@ _KNOWN_KEYS = {"format", "rules", "dealer", "score_before", "bags_before", "hand
 
 
 class RecordError(ValueError):
-    """A record that is not well-formed (the input is malformed, not the game illegal)."""
+    """A record that is not well-formed (the input is malformed, not the game illegal).
+
+    Most say what is wrong in English only; those made by :meth:`at` (a field and the problem
+    a parser found in it) or :meth:`worded` also in the other languages (``text(lang)``)."""
+
+    def __init__(self, message: str, worded: tuple[str, dict] | None = None) -> None:
+        super().__init__(message)
+        self.worded = worded
+
+    @classmethod
+    def at(cls, where: str, problem: Exception) -> "RecordError":
+        """``where: problem``, e.g. ``card: unknown card 'XX'``."""
+        return cls.worded_as("at", where=where, problem=problem)
+
+    @classmethod
+    def worded_as(cls, code: str, **params: Any) -> "RecordError":
+        return cls(refusal_text("en", code, params), (code, params))
+
+    def text(self, lang: str) -> str:
+        return refusal_text(lang, *self.worded) if self.worded else str(self)
 
 
 @dataclass
@@ -135,14 +155,14 @@ def _seat(value: Any, what: str) -> Seat:
     try:
         return parse_seat(value)
     except ValueError as e:
-        raise RecordError(f"{what}: {e}") from None
+        raise RecordError.at(what, e) from None
 
 
 def _card(value: Any, where: str) -> Card:
     try:
         return parse_card(value)
     except CardParseError as e:
-        raise RecordError(f"{where}: {e}") from None
+        raise RecordError.at(where, e) from None
 
 
 def _team_numbers(value: Any, what: str) -> tuple[int, int]:
@@ -201,7 +221,7 @@ def _bids(value: Any) -> dict[Seat, int]:
         try:
             bids[seat] = parse_bid(v)
         except BidParseError as e:
-            raise RecordError(f"bids.{seat.name}: {e}") from None
+            raise RecordError.at(f"bids.{seat.name}", e) from None
     return bids
 
 

@@ -1,8 +1,10 @@
-"""Why the rules refuse a bid or a card, in plain words, per language.
+"""Why the rules refuse a bid or a card, or why an input is not understood, in plain words, per
+language.
 
 The rules engine names each refusal by a code and its parameters (``IllegalEvent.code`` and
-``.params``); the words are looked up here, so ``piki check --lang pl`` and the API's 409s say
-the same thing in either language.
+``.params``), the parsers each problem of their input (:class:`WordedError`); the words are
+looked up here, so ``piki check --lang pl`` and the API's answers with ``?lang=pl`` say the same
+thing in either language.
 
 >>> refusal_text("en", "must_follow", {"seat": "E", "suit": 1, "cards": ["7H", "QH"]})
 'E must follow hearts: holds 7H, QH'
@@ -13,8 +15,6 @@ the same thing in either language.
 from __future__ import annotations
 
 from typing import Any
-
-from .cards import Suit
 
 LANGS = ("en", "pl")
 
@@ -49,6 +49,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "illegal_play": "illegal play by {seat}",
         "illegal_bid_at": "illegal bid #{index} by {seat}",
         "illegal_play_at": "illegal play #{index} by {seat}",
+        # input that is not understood (malformed, not illegal)
+        "at": "{where}: {problem}",
+        "card_not_text": "a card must be a string like 'QH', got {value}",
+        "card_unknown": "unknown card {value}",
+        "bid_not_bid": "a bid must be an integer 0-13 or \"blind_nil\", got {value}",
+        "bid_out_of_range": "a bid must be between 0 and 13, got {value}",
+        "seat_unknown": "unknown seat {value} (expected N, E, S or W)",
+        "cards_not_list": "{what} must be a list of cards",
+        "card_twice": "{what}: {card} appears twice",
+        "too_many_cards": "{what} has {n} cards; a hand has 13",
     },
     "pl": {
         "bidding_over": "licytacja już się skończyła",
@@ -80,11 +90,40 @@ TEXTS: dict[str, dict[str, str]] = {
         "illegal_play": "niedozwolone zagranie ({seat})",
         "illegal_bid_at": "niedozwolona deklaracja nr {index} ({seat})",
         "illegal_play_at": "niedozwolone zagranie nr {index} ({seat})",
+        "at": "{where}: {problem}",
+        "card_not_text": "karta musi być tekstem, np. 'QH', a jest {value}",
+        "card_unknown": "nieznana karta {value}",
+        "bid_not_bid": "deklaracja musi być liczbą 0-13 albo \"blind_nil\", a jest {value}",
+        "bid_out_of_range": "deklaracja musi wynosić od 0 do 13, a nie {value}",
+        "seat_unknown": "nieznane miejsce {value} (N, E, S albo W)",
+        "cards_not_list": "{what}: potrzebna lista kart",
+        "card_twice": "{what}: {card} występuje dwa razy",
+        "too_many_cards": "{what}: kart jest {n}, a ręka ma 13",
     },
 }
 
 
+class WordedError(ValueError):
+    """Input that is not understood, named by a code of :data:`TEXTS` and its parameters;
+    ``str()`` is the English words, ``text(lang)`` those of another language."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.code, self.params = code, params
+        super().__init__(refusal_text("en", code, params))
+
+    def text(self, lang: str) -> str:
+        return refusal_text(lang, self.code, self.params)
+
+
+def words(error: BaseException, lang: str) -> str:
+    """An error's words in ``lang`` where they have been written, else its (English) message."""
+    text = getattr(error, "text", None)
+    return text(lang) if callable(text) else str(error)
+
+
 def _suit_word(lang: str, suit: int) -> str:
+    from .cards import Suit  # cards' parse errors are worded here: imported late
+
     return Suit(suit).polish if lang == "pl" else Suit(suit).english
 
 
@@ -95,6 +134,8 @@ def _value(lang: str, key: str, value: Any) -> str:
         return ", ".join(_suit_word(lang, s) for s in value)
     if key == "shown":  # a void shown earlier: [code, params]
         return refusal_text(lang, value[0], value[1])
+    if isinstance(value, BaseException):
+        return words(value, lang)
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
     return str(value)

@@ -13,6 +13,7 @@ import sys
 from typing import Any, Callable
 
 from advisor.record import HandRecord, RecordError, check, replay, state_json
+from advisor.refusals import words
 from advisor.state import IllegalEvent
 
 from . import text
@@ -78,7 +79,7 @@ def run_record_command(
             except IllegalEvent as e:
                 answer, code = {"error": e.reason_in(lang)}, 0
             except (RecordError, ValueError) as e:
-                answer, code = {"error": str(e)}, 0
+                answer, code = {"error": words(e, lang)}, 0
             status = max(status, code)
             sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
             sys.stdout.flush()
@@ -88,7 +89,8 @@ def run_record_command(
         answer, code = handler(record, **options)
     except (RecordError, UsageError, ValueError) as e:  # ValueError: no such decision (e.g. the
         # record is in the bidding and play advice was asked for, or the hand to advise is unknown)
-        print(f"piki: {source}: {e}" if not str(e).startswith(source) else f"piki: {e}",
+        text = words(e, lang)
+        print(f"piki: {source}: {text}" if not text.startswith(source) else f"piki: {text}",
               file=sys.stderr)
         return 2
     except IllegalEvent as e:

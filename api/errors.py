@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from advisor.record import RecordError
+from advisor.refusals import words
 from advisor.state import IllegalEvent
 
 from .games import GameConflict
@@ -95,7 +96,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RecordError)
     async def _record(request: Request, exc: RecordError):
-        return _json(422, str(exc))
+        return _json(422, exc.text(request_lang(request.query_params)))
 
     @app.exception_handler(IllegalEvent)
     async def _illegal(request: Request, exc: IllegalEvent):
@@ -135,7 +136,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ValueError)
     async def _value(request: Request, exc: ValueError):
-        return _json(422, str(exc) or type(exc).__name__)
+        return _json(422, words(exc, request_lang(request.query_params)) or type(exc).__name__)
 
     @app.exception_handler(Exception)
     async def _last_resort(request: Request, exc: Exception):

@@ -48,18 +48,18 @@ def new_game_id() -> str:
 
 def _cards(values: Any, what: str) -> list[str]:
     if not isinstance(values, list):
-        raise RecordError(f"{what} must be a list of cards")
+        raise RecordError.worded_as("cards_not_list", what=what)
     out = []
     for i, v in enumerate(values):
         try:
             out.append(str(parse_card(v)))
         except CardParseError as e:
-            raise RecordError(f"{what}[{i}]: {e}") from None
+            raise RecordError.at(f"{what}[{i}]", e) from None
     if len(set(out)) != len(out):
         dup = next(c for c in out if out.count(c) > 1)
-        raise RecordError(f"{what}: {dup} appears twice")
+        raise RecordError.worded_as("card_twice", what=what, card=dup)
     if len(out) > 13:
-        raise RecordError(f"{what} has {len(out)} cards; a hand has 13")
+        raise RecordError.worded_as("too_many_cards", what=what, n=len(out))
     return out
 
 
@@ -70,7 +70,7 @@ def validate_meta(body: dict[str, Any]) -> dict[str, Any]:
         try:
             user_seat = parse_seat(user_seat).name
         except ValueError as e:
-            raise RecordError(f"user_seat: {e}") from None
+            raise RecordError.at("user_seat", e) from None
     hand = body.get("hand")
     if hand is not None:
         hand = _cards(hand, "hand")
@@ -259,7 +259,7 @@ class GameService:
         try:
             b = parse_bid(bid)
         except BidParseError as e:
-            raise RecordError(f"bid: {e}") from None
+            raise RecordError.at("bid", e) from None
         st = game.state()
         if st.phase is not Phase.BIDDING:
             raise IllegalEvent("bid", 4, st.to_act or Seat.N, "bidding_over", bid=b)
@@ -268,7 +268,7 @@ class GameService:
             try:
                 s = parse_seat(seat)
             except ValueError as e:
-                raise RecordError(f"seat: {e}") from None
+                raise RecordError.at("seat", e) from None
             if s != to_act:
                 idx = sum(1 for x in st.bids if x is not None)
                 raise IllegalEvent("bid", idx, s, "bid_turn", {"to_act": to_act.name, "seat": s.name},
@@ -279,14 +279,14 @@ class GameService:
         try:
             c = parse_card(card)
         except CardParseError as e:
-            raise RecordError(f"card: {e}") from None
+            raise RecordError.at("card", e) from None
         st = game.state()
         to_act = st.to_act
         if seat is not None and to_act is not None:
             try:
                 s = parse_seat(seat)
             except ValueError as e:
-                raise RecordError(f"seat: {e}") from None
+                raise RecordError.at("seat", e) from None
             if s != to_act:
                 raise IllegalEvent("play", len(st.plays), s, "play_turn",
                                    {"to_act": to_act.name, "seat": s.name}, card=c)
@@ -311,7 +311,7 @@ class GameService:
             try:
                 s = parse_seat(seat)
             except ValueError as e:
-                raise RecordError(f"seat: {e}") from None
+                raise RecordError.at("seat", e) from None
         ev = {"type": "hand", "seat": s.name, "cards": _cards(cards, "cards")}
         # no card in two hands (RecordError, 422); what the seat already played must be among
         # its cards (checked by the replay in _store: IllegalEvent, 409)

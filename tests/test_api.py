@@ -155,8 +155,15 @@ def test_refusals_in_polish(client):
                  "teraz licytuje N, nie S")
     assert_error(client.post(f"/v1/games/{gid}/questions/7?lang=pl", json={"accept": False}), 409,
                  "nie ma otwartego pytania 7")
+    # input not understood: 422, in Polish where its words have been written
+    assert_error(client.post(f"/v1/games/{gid}/plays?lang=pl", json={"card": "XX"}), 422,
+                 "card: nieznana karta 'XX'")
+    assert_error(client.put(f"/v1/games/{gid}/hand?lang=pl", json={"cards": ["AS", "as"], "seat": "N"}),
+                 422, "cards: AS występuje dwa razy")
+    assert_error(client.post("/v1/state?lang=pl", json={"dealer": "Q"}), 422, "dealer: nieznane miejsce 'Q'")
     # without ?lang the words stay English
     assert_error(client.post(f"/v1/games/{gid}/undo"), 409, "nothing to undo")
+    assert_error(client.post(f"/v1/games/{gid}/plays", json={"card": "XX"}), 422, "card: unknown card 'XX'")
 
 
 def test_request_body_cap(client):

@@ -87,6 +87,18 @@ def test_malformed_record(tmp_path, command, name, content, words):
     assert line.startswith("piki: ")
 
 
+@pytest.mark.parametrize("content,words", [
+    (record(plays=["5H", "1H"]), "plays[1]: nieznana karta '1H'"),
+    (record(dealer="X"), "dealer: nieznane miejsce 'X' (N, E, S albo W)"),
+    (record(bids={"N": 14, "E": 3}), "bids.N: deklaracja musi wynosić od 0 do 13, a nie 14"),
+])
+def test_malformed_record_in_polish(tmp_path, content, words):
+    path = write(tmp_path, content)
+    assert assert_malformed(piki("state", path, "--lang", "pl"), words) == f"piki: {path}: {words}"
+    out = piki("check", "-", "--lang", "pl", stdin=json.dumps(content) + "\n")
+    assert json.loads(out.stdout) == {"error": words}
+
+
 @pytest.mark.parametrize("command", ["state", "check"])
 def test_missing_file(tmp_path, command):
     path = str(tmp_path / "nope.json")

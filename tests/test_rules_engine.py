@@ -46,6 +46,8 @@ def only_error(record: HandRecord) -> IllegalEvent:
     ("♠A", "AS"), ("A♠", "AS"), ("♤a", "AS"), ("10♦", "TD"), ("♦10", "TD"), ("♢Q", "QD"),
     ("♥K", "KH"), ("K♡", "KH"), ("♣2", "2C"), ("J♧", "JC"), ("♥\ufe0fQ", "QH"), (" 9h ", "9H"),
     ("D10", "TD"), ("SA", "AS"),
+    # the Polish letters for the jack (walet) and the queen (dama)
+    ("WH", "JH"), ("w♣", "JC"), ("DS", "QS"), ("dd", "QD"), ("♥D", "QH"), ("HD", "QH"),
 ])
 def test_card_forms(text, canonical):
     card = parse_card(text)
@@ -91,6 +93,7 @@ def test_cards_in_records_come_out_canonical():
 def test_bid_parsing():
     assert parse_bid(0) == 0 and parse_bid(13) == 13 and parse_bid("7") == 7
     assert parse_bid("nil") == 0 and parse_bid("blind_nil") == BLIND_NIL
+    assert parse_bid("Zero") == 0 and parse_bid("zero w ciemno") == BLIND_NIL  # the Polish words
     for bad, msg in [(14, "between 0 and 13"), (-1, "between 0 and 13"), (True, "integer"),
                      (3.0, "integer"), ("x", "integer"), (None, "integer")]:
         with pytest.raises(BidParseError, match=msg):
