@@ -306,6 +306,27 @@ def test_an_answer_that_arrives_late_does_not_undo_a_later_action(page, server):
     assert not page.errors
 
 
+def test_advice_for_another_seat_says_whose_it_is(page):
+    page.goto("/#live")
+    page.select_option("#live-new select[name=dealer]", "N")
+    page.select_option("#live-new select[name=seat]", "E")  # N, the dealer, bids first
+    page.fill("#live-new input[name=hand]", " ".join(deal(11)["E"]))
+    page.click("#live-new button[type=submit]")
+    page.locator("#live-game").wait_for(state="visible")
+    page.click("#ask-advice")
+    page.wait_for_function("document.querySelector('#live-advice .candidates')", timeout=60_000)
+    assert page.locator("#live-advice .note").inner_text() == "For N, whose turn it is (not yours):"
+    for seat, bid in (("N", "3"), ("E", "4"), ("S", "2")):  # E is the player
+        page.select_option("#live-manual select[name=bid]", bid)
+        page.click("#add-bid")
+        page.wait_for_function(f"document.querySelector('#live-state').textContent.includes('{seat} {bid}')")
+    page.select_option("#lang-select", "pl")
+    page.click("#ask-advice")
+    page.wait_for_function("document.querySelector('#live-advice .candidates')", timeout=60_000)
+    assert page.locator("#live-advice .note").inner_text() == "Dla W, który ma teraz ruch (nie dla ciebie):"
+    assert not page.errors
+
+
 def test_advice_that_arrives_after_the_game_moved_on_is_not_shown(page):
     """Advice asked for, then a bid before it comes back: the stale advice is dropped and the box
     emptied (the next turn is not the user's), instead of advising a decision already made."""
@@ -381,8 +402,10 @@ def test_bid_advice_lists_each_bid_with_its_chances(page):
     points = [row.locator("td").nth(1).inner_text() for row in table.locator("tbody tr").all()]
     assert points and all(re.fullmatch(r"-?\d+,\d", p) for p in points)
     assert page.locator("#bid-form select[name=bid_W] option[value=blind_nil]").inner_text() == "zero w ciemno"
+    assert page.locator("#live-manual select[name=bid] option[value='0']").inner_text() == "0 (zero)"
     page.select_option("#lang-select", "en")
     assert page.locator("#bid-form select[name=bid_W] option[value=blind_nil]").inner_text() == "blind nil"
+    assert page.locator("#bid-form select[name=bid_W] option[value='0']").inner_text() == "0 (nil)"
     assert not page.errors
 
 

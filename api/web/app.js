@@ -33,7 +33,7 @@ const TEXTS = {
     cam_on: "Camera on: frames are being analysed.",
     phase: "Phase", bidding: "bidding", play: "play", done: "hand over", to_act: "To act",
     you: "you", bids: "Bids", tricks: "Tricks", current_trick: "Trick in progress", played: "Played",
-    your_turn: "Your turn!", question: "Please confirm", confirm: "Yes, record it", reject: "No",
+    advice_for_other: "For {seat}, whose turn it is (not yours):", your_turn: "Your turn!", question: "Please confirm", confirm: "Yes, record it", reject: "No",
     confirm_card: "Record {card}", created: "Game created.", saved: "Saved.",
     review_running: "Analysing the decisions…", review_unavailable: "The analysis is not available: {msg}",
     bad_json: "This is not valid JSON: {msg}", mistake_cost: "−{cost} pts", tricks_lost: "−{n} tricks", best: "best: {card}",
@@ -72,7 +72,7 @@ const TEXTS = {
     cam_on: "Kamera włączona: analizuję obraz.",
     phase: "Etap", bidding: "licytacja", play: "rozgrywka", done: "koniec rozdania", to_act: "Ruch",
     you: "ty", bids: "Deklaracje", tricks: "Lewy", current_trick: "Bieżąca lewa", played: "Zagrane",
-    your_turn: "Twój ruch!", question: "Potwierdź", confirm: "Tak, zapisz", reject: "Nie",
+    advice_for_other: "Dla {seat}, który ma teraz ruch (nie dla ciebie):", your_turn: "Twój ruch!", question: "Potwierdź", confirm: "Tak, zapisz", reject: "Nie",
     confirm_card: "Zapisz {card}", created: "Utworzono grę.", saved: "Zapisano.",
     review_running: "Analizuję decyzje…", review_unavailable: "Analiza jest niedostępna: {msg}",
     bad_json: "To nie jest poprawny JSON: {msg}", mistake_cost: "−{cost} pkt", tricks_lost: "−{n} lewy", best: "najlepsza: {card}",
@@ -107,6 +107,7 @@ function applyLanguage() {
   document.getElementById("lang-select").value = lang;
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const opt of document.querySelectorAll("option[value=blind_nil]")) opt.textContent = bidName("blind_nil");
+  for (const opt of document.querySelectorAll("select[name^=bid] option[value='0']")) opt.textContent = bidName(0);
   if (live.state) renderLiveState(live.state);
   if (live.ws) live.ws.close();  // the camera's socket answers in one language: open it again
 }
@@ -461,7 +462,12 @@ async function askAdvice() {
   const show = (fill) => { if (asked === moment()) fill(); else if (live.asking === asked) box.replaceChildren(); };
   try {
     const advice = await api("GET", `/v1/games/${live.id}/advice`, undefined, { lang, time_budget: 1.5 });
-    show(() => renderAdvice(box, advice));
+    show(() => {
+      renderAdvice(box, advice);
+      // the advice is for the seat to act: say so when that is not the player
+      if (live.state && live.state.user_seat && advice.seat && !advice.user_to_act)
+        box.prepend(el("p", { class: "note", text: t("advice_for_other", { seat: advice.seat }) }));
+    });
   } catch (e) { show(() => box.replaceChildren(el("div", { class: "error", text: e.message }))); }
 }
 
