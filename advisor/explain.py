@@ -217,12 +217,12 @@ TEXTS: dict[str, dict[str, str]] = {
                           " co najmniej tak wysoko jak {top}.",
         "bid_game_end": "Przy tym wyniku liczy się partia: z {bid} wygrywacie ją w {pct:.1f}%"
                         " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
-        "bid_their_contract": "Przeciwnicy zgłosili razem {contract} przy {score} pkt: jeśli je"
+        "bid_their_contract": "Przeciwnicy zadeklarowali razem {contract} przy {score} pkt: jeśli je"
                               " ugrają, będą mieli co najmniej {reach}, a każda lewa waszej pary"
                               " ponad {spare} ich wpuszcza; szanse liczą lewy, które im zostawicie.",
         "play_game_end": "To rozdanie może zakończyć partię: z {card} wygrywacie ją w {pct:.1f}%"
                          " przypadków, z {other} (więcej punktów średnio) w {other_pct:.1f}%.",
-        "bid_partner": "Partner zgłosił {bid}.",
+        "bid_partner": "Partner zadeklarował {bid}.",
         "bid_make": "Kontrakt twojej pary ({contract}) wychodzi w ok. {pct:.0f}% symulowanych rozdań"
                     " (rozgrywanych przy odkrytych kartach).",
         "bid_make_estimated": "Z prawdopodobną deklaracją partnera kontrakt twojej pary wychodzi w ok."
@@ -261,7 +261,7 @@ TEXTS: dict[str, dict[str, str]] = {
                             " {bid} (wygrana partii w {pct:.0f}% przypadków).",
         "blind_nil_after_nil": "Przy zerze partnera nikt nie osłoni zera w ciemno: po zerze (lub zerze w"
                                " ciemno) partnera udaje się ono tylko w ok. {pct:.0f}% przypadków.",
-        "blind_nil_after_bid": "Partner zgłosił {bid}: przy takiej osłonie zero w ciemno udaje się w ok."
+        "blind_nil_after_bid": "Partner zadeklarował {bid}: przy takiej osłonie zero w ciemno udaje się w ok."
                                " {pct:.0f}% przypadków.",
         "review_summary": "{seat_text}: {mistakes} {decisions_word}, razem stracono {lost:.0f} {points_word}"
                           " (ok. {tricks:.1f} lewy).",

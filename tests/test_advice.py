@@ -627,7 +627,7 @@ def test_the_last_bid_near_the_end_names_the_opponents_contract():
         in en["explanation"]
     assert "beyond 8 sets them" in en["explanation"]
     pl = analyse_bid(view, seed=1, time_budget=0.3, lang="pl")
-    assert "Przeciwnicy zgłosili razem 5 przy 490 pkt" in pl["explanation"]
+    assert "Przeciwnicy zadeklarowali razem 5 przy 490 pkt" in pl["explanation"]
 
 
 def test_words_after_a_number_take_its_form():
