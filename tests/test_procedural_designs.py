@@ -84,3 +84,24 @@ def test_a_scene_of_procedural_designs_labels_its_visible_corners():
         assert 0 <= x1 < x2 <= img.shape[1] and 0 <= y1 < y2 <= img.shape[0]
     again, corners2 = render_scene(4242, ["proc_7", "proc_8"])
     assert np.array_equal(img, again) and [c.as_dict() for c in corners] == [c.as_dict() for c in corners2]
+
+
+def test_a_quarter_of_the_decks_print_polish_letters_for_the_jack_and_queen():
+    from vision.synth.procedural import POLISH_RANK_TEXT, polish_letters
+
+    lettered = [s for s in range(400) if polish_letters(s)]
+    assert 70 <= len(lettered) <= 130 and polish_letters(lettered[0])  # about 25%, the same each time
+    assert POLISH_RANK_TEXT["J"] == "W" and POLISH_RANK_TEXT["Q"] == "D"
+    # the same deck without the letters differs in its jacks and queens only
+    import vision.synth.procedural as procedural
+
+    seed = lettered[0]
+    design = procedural_design(procedural_name(seed), fonts=())
+    real = procedural.polish_letters
+    procedural.polish_letters = lambda s: False
+    try:
+        plain = procedural_design(procedural_name(seed), fonts=())
+    finally:
+        procedural.polish_letters = real
+    differ = {c for c in CARDS if not np.array_equal(design.faces[c], plain.faces[c])}
+    assert differ == {c for c in CARDS if c[0] in "JQ"}

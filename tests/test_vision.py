@@ -145,6 +145,53 @@ def test_held_out_designs_never_show_crossed_sevens():
     assert calls and set(calls) == {"anglo"}
 
 
+def test_polish_letters_redraw_only_the_rank_of_jacks_and_queens_of_training_designs():
+    from vision.synth.artwork import ink_mask, training_designs
+    from vision.synth.variants import polish_letter
+
+    redrawn = 0
+    for name in training_designs():
+        design = load_design(name)
+        x1, y1, x2, y2 = design.index_box
+        h, w = design.faces["QH"].shape[:2]
+        for code in ("JS", "QH"):
+            face = design.faces[code]
+            new = polish_letter(design, code)
+            changed = np.any(new != face, axis=2)
+            inside = np.zeros_like(changed)
+            inside[y1:y2, x1:x2] = True
+            inside[h - y2:h - y1, w - x2:w - x1] = True
+            if name == "dondorf":
+                inside[y1:y2, w - x2:w - x1] = True
+                inside[h - y2:h - y1, x1:x2] = True
+            assert not (changed & ~inside).any(), (name, code)
+            top = changed[y1:y2, x1:x2]
+            if top.any():
+                redrawn += 1
+                # the new letter is ink of its own: as much ink in the index as before, give or take
+                ink_before = ink_mask(face[y1:y2, x1:x2]).sum()
+                ink_after = ink_mask(new[y1:y2, x1:x2]).sum()
+                assert 0.5 * ink_before < ink_after < 4 * ink_before, (name, code)
+            assert polish_letter(design, code) is new  # made once
+    assert redrawn >= 2 * len(training_designs()) - 4  # a design whose rank joins a frame line is left
+
+
+def test_held_out_designs_never_show_polish_letters():
+    from vision.synth import scene
+
+    calls = []
+    real = scene.polish_letter
+    scene.polish_letter = lambda design, code: calls.append(design.name) or real(design, code)
+    try:
+        for seed in range(910_000, 910_030):
+            render_scene(seed, list(HELD_OUT))
+        for seed in range(910_000, 910_030):
+            render_scene(seed, ["anglo"])
+    finally:
+        scene.polish_letter = real
+    assert calls and set(calls) == {"anglo"}
+
+
 def test_generator_labels_are_real_visible_corners(held_out_scene):
     img, corners = held_out_scene
     h, w = img.shape[:2]

@@ -8,7 +8,8 @@ of the typefaces on this machine (``font_files``) or OpenCV's own Hershey faces,
 widened, bold or thin; a suit pip of a drawn shape (hearts, spades and clubs from circles and a
 tip or stem, diamonds straight or curved) or a typeface's suit sign; the index's size, place and
 spacing; red and black shades; pips laid out on the number cards, a frame of coloured shapes on
-the courts, one large pip on the aces.
+the courts, one large pip on the aces. A quarter of the decks print the jack and the queen with the
+Polish letters, W (walet) and D (dama), as many decks sold in Poland do (``polish_letters``).
 
 Names are ``proc_<seed>`` (``procedural_name``); :func:`vision.synth.artwork.load_design` builds
 them on demand, so a scene list can mix them with the real designs. A design depends on its
@@ -44,6 +45,8 @@ SIGN_FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "FreeS
 HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
            cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN)
 RANK_TEXT = {"T": "10"}
+POLISH_RANK_TEXT = {"T": "10", "J": "W", "Q": "D"}  # walet, dama
+POLISH_SHARE = 0.25
 # standard pip places of the number cards, (column, row) in a 3 x 7 grid of the pip field
 PIP_LAYOUT = {
     "2": [(1, 0), (1, 6)], "3": [(1, 0), (1, 3), (1, 6)],
@@ -184,6 +187,12 @@ def _stamp(face: np.ndarray, mask: np.ndarray, x: int, y: int, colour, turned: b
 
 
 # ---------------------------------------------------------------- one design
+def polish_letters(seed: int) -> bool:
+    """Whether the deck ``proc_<seed>`` prints W and D for the jack and the queen (drawn apart
+    from the rest of the style, so the other decks are what they were before the variant)."""
+    return bool(np.random.default_rng([seed, 0x9017]).random() < POLISH_SHARE)
+
+
 def _style(rng: np.random.Generator, fonts: tuple[str, ...]) -> dict:
     if fonts and rng.random() < 0.85:  # the machine's typefaces (and the Hershey faces among them)
         pool = list(fonts) + list(HERSHEY)
@@ -224,7 +233,7 @@ def _style(rng: np.random.Generator, fonts: tuple[str, ...]) -> dict:
 def _index_marks(code: str, style: dict, pips: dict) -> tuple[np.ndarray, np.ndarray, int, int]:
     """The rank and pip ink of one index, sized: (rank mask, pip mask, pip x offset, pip y)."""
     rank = code[0]
-    text = RANK_TEXT.get(rank, rank)
+    text = style.get("rank_text", RANK_TEXT).get(rank, rank)
     glyph = _text_mask(text, style["font"], style["bold"])
     one = _text_mask("8", style["font"], style["bold"])  # a digit's width sets the column
     rh = int(round(style["rank_h"]))
@@ -318,6 +327,7 @@ def procedural_design(name: str, fonts: tuple[str, ...] | None = None) -> Design
     fonts = font_files() if fonts is None else tuple(fonts)
     rng = np.random.default_rng([seed, 0x5EED])
     style = _style(rng, fonts)
+    style["rank_text"] = POLISH_RANK_TEXT if polish_letters(seed) else RANK_TEXT
     pips = {s: _pip_mask(s, rng, style) for s in "SHDC"}
     made = {code: _face(code, style, np.random.default_rng([seed, i]), pips) for i, code in enumerate(CARDS)}
     # the index box: where the indices were drawn (the widest, the tallest), with the margin

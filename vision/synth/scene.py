@@ -14,7 +14,8 @@ import numpy as np
 from .artwork import CARDS, HELD_OUT, Design, load_design
 from .backgrounds import make_background
 from .effects import damage
-from .variants import CROSSED_SEVEN_SHARE, crossed_seven
+from .variants import (CROSSED_SEVEN_SHARE, POLISH_LETTER_SHARE, POLISH_LETTERS, crossed_seven,
+                       polish_letter)
 
 MIN_VISIBLE = 0.6
 SIZES = ((640, 640), (640, 480), (480, 640), (640, 360), (512, 512))
@@ -215,15 +216,20 @@ def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | No
     cast_shadow = rng.random() < 0.6
     sh_off = rng.normal(0, 0.02 * base_w, 2) + 0.02 * base_w
     sh_sigma, sh_strength = rng.uniform(1, 6), rng.uniform(0.2, 0.55)
-    # a training design's 7s are crossed in some scenes (vision.synth.variants); drawn from a
-    # generator of their own, so that every other draw is the same as without the variant
+    # a training design's 7s are crossed in some scenes, its jacks and queens lettered W and D in
+    # others (vision.synth.variants); each drawn from a generator of its own, so that every other
+    # draw is the same as without the variants
     crossed = design.name not in HELD_OUT and np.random.default_rng([seed, 7]).random() < CROSSED_SEVEN_SHARE
+    lettered = (design.name not in HELD_OUT
+                and np.random.default_rng([seed, 17]).random() < POLISH_LETTER_SHARE)
     rois = []
     for idx, p in enumerate(placements):
         if p.code is None:
             face = _card_back(rng, design)
         elif crossed and p.code[0] == "7":
             face = crossed_seven(design, p.code)
+        elif lettered and p.code[0] in POLISH_LETTERS:
+            face = polish_letter(design, p.code)
         else:
             face = design.faces[p.code]
         roi, x0, y0 = _warp(face, p.matrix)
