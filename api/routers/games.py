@@ -208,14 +208,11 @@ async def frames_ws(ws: WebSocket, game_id: str):
 
 
 def _words(e: Exception, lang: str) -> str:
-    """An error's words in ``lang`` where it has them (the rules' refusals, the game's conflicts)."""
+    """An error's words in ``lang`` where they have been written (as the HTTP answers give them)."""
+    from advisor.refusals import words
     from advisor.state import IllegalEvent
 
-    if isinstance(e, IllegalEvent):
-        return e.describe(lang)
-    if isinstance(e, GameConflict):
-        return e.text(lang)
-    return str(e)
+    return e.describe(lang) if isinstance(e, IllegalEvent) else words(e, lang)
 
 
 def scan_from_detections(body: dict[str, Any]) -> dict[str, Any]:
