@@ -9,6 +9,7 @@ import sys
 from advisor.bids import BidParseError, bid_to_json, parse_bid
 from advisor.cards import parse_card, parse_seat, sort_for_display
 from advisor.record import HandRecord, RecordError, replay
+from advisor.refusals import words
 from advisor.state import IllegalEvent
 from vision.assemble import scan_warnings, warning_text
 
@@ -90,11 +91,13 @@ def run_advise(args: argparse.Namespace) -> int:
         score = _numbers(args.score, "score")
         bags = _numbers(args.bags, "bags")
         scan = scan_image(args.image)
-    except (ValueError, BidParseError) as e:
-        print(f"piki: {e}", file=sys.stderr)
+    except ImageError as e:  # (a ValueError too: first)
+        text = e.text(args.lang)
+        print(f"piki: {text}" if text.startswith(args.image) else f"piki: {args.image}: {text}",
+              file=sys.stderr)
         return 2
-    except ImageError as e:
-        print(f"piki: {args.image}: {e}", file=sys.stderr)
+    except (ValueError, BidParseError) as e:
+        print(f"piki: {words(e, args.lang)}", file=sys.stderr)
         return 2
     hand, warnings = hand_from_scan(scan, args.lang)
     if not hand:  # a bid for no card seen would be the bid for any hand: not this photo's answer

@@ -35,12 +35,19 @@ log = logging.getLogger("piki.api")
 
 
 class ImageRejected(Exception):
-    """An upload that is refused before it reaches the detector."""
+    """An upload that is refused before it reaches the detector: a code of :mod:`api.messages`
+    and its parameters (a parameter may be the detector's own ImageError, worded in turn);
+    ``detail`` is the English words, ``text(lang)`` another language's."""
 
-    def __init__(self, status: int, detail: str) -> None:
-        super().__init__(detail)
-        self.status = status
-        self.detail = detail
+    def __init__(self, status: int, code: str, **params: Any) -> None:
+        self.status, self.code, self.params = status, code, params
+        self.detail = self.text("en")
+        super().__init__(self.detail)
+
+    def text(self, lang: str) -> str:
+        from .messages import message
+
+        return message(lang, self.code, **self.params)
 
 
 class Unavailable(Exception):
@@ -117,7 +124,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ImageRejected)
     async def _image(request: Request, exc: ImageRejected):
-        return _json(exc.status, exc.detail)
+        return _json(exc.status, exc.text(request_lang(request.query_params)))
 
     from .workers import AdviceProblem
 

@@ -21,13 +21,13 @@ def _heif_size(data: bytes) -> tuple[int, int]:
     except ImportError:  # the API without the card detector installed
         is_heif = None
     if is_heif is None or not is_heif(data):
-        raise ImageRejected(415, "not an image: send a JPEG, PNG, WebP or HEIC file")
+        raise ImageRejected(415, "not_an_image")
     try:
-        return heif_size(data, "the image")
+        return heif_size(data)
     except UnsupportedFormat as e:  # pillow-heif is not installed
-        raise ImageRejected(415, str(e)) from None
+        raise ImageRejected(415, "as_detector_says", problem=e) from None
     except ImageError as e:  # a cut or corrupt file
-        raise ImageRejected(422, str(e)) from None
+        raise ImageRejected(422, "as_detector_says", problem=e) from None
 
 
 def check_image(data: bytes, settings: Settings) -> tuple[int, int]:
@@ -37,10 +37,9 @@ def check_image(data: bytes, settings: Settings) -> tuple[int, int]:
     before any pixel is decoded.
     """
     if not data:
-        raise ImageRejected(422, "the image is empty")
+        raise ImageRejected(422, "upload_empty")
     if len(data) > settings.max_upload_bytes:
-        raise ImageRejected(413, f"the image is {len(data)} bytes; at most "
-                                 f"{settings.max_upload_bytes} are accepted")
+        raise ImageRejected(413, "upload_too_big", size=len(data), limit=settings.max_upload_bytes)
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -51,16 +50,16 @@ def check_image(data: bytes, settings: Settings) -> tuple[int, int]:
     except UnidentifiedImageError:
         fmt, (w, h) = "HEIF", _heif_size(data)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImageRejected(413, "the image has too many pixels (decompression bomb?)") from None
+        raise ImageRejected(413, "bomb") from None
     except Exception as e:  # truncated headers and the like
-        raise ImageRejected(422, f"unreadable image: {e}") from None
+        raise ImageRejected(422, "unreadable_upload", problem=e) from None
     if fmt not in ALLOWED_FORMATS:
-        raise ImageRejected(415, f"{fmt} images are not accepted: send JPEG, PNG, WebP or HEIC")
+        raise ImageRejected(415, "format_refused", format=fmt)
     if w <= 0 or h <= 0:
-        raise ImageRejected(422, "the image has no pixels")
+        raise ImageRejected(422, "no_pixels")
     if w > settings.max_image_side or h > settings.max_image_side or w * h > settings.max_image_pixels:
-        raise ImageRejected(413, f"the image is {w}x{h} pixels; at most {settings.max_image_side} "
-                                 f"per side and {settings.max_image_pixels // 1_000_000} megapixels")
+        raise ImageRejected(413, "upload_too_many_pixels", w=w, h=h, side=settings.max_image_side,
+                            limit=settings.max_image_pixels // 1_000_000)
     return w, h
 
 
@@ -98,7 +97,7 @@ def scan_bytes(data: bytes, settings: Settings) -> dict[str, Any]:
     try:
         result = scan_image(source)
     except ImageError as e:
-        raise ImageRejected(422, f"unreadable image: {e}") from None
+        raise ImageRejected(422, "unreadable_upload", problem=e) from None
     except (ImportError, FileNotFoundError) as e:  # runtime or model files not installed
         raise Unavailable(f"card detection is not available on this server ({e})") from None
     out = dict(result)

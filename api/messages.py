@@ -19,6 +19,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "question_open": "question {id} stays open",
         "question_open_recorded": "question {id} stays open (its answer is recorded)",
         "illegal": "{headline}: {reason}",
+        # uploads refused before the detector
+        "not_an_image": "not an image: send a JPEG, PNG, WebP or HEIC file",
+        "as_detector_says": "{problem}",
+        "upload_empty": "the image is empty",
+        "upload_too_big": "the image is {size} bytes; at most {limit} are accepted",
+        "upload_larger": "the image is larger than {limit} bytes",
+        "bomb": "the image has too many pixels (decompression bomb?)",
+        "unreadable_upload": "unreadable image: {problem}",
+        "format_refused": "{format} images are not accepted: send JPEG, PNG, WebP or HEIC",
+        "no_pixels": "the image has no pixels",
+        "upload_too_many_pixels": "the image is {w}x{h} pixels; at most {side} per side and {limit}"
+                                  " megapixels",
     },
     "pl": {
         "hand_not_over": "rozdanie jeszcze trwa: następne zaczyna się po 13 lewach",
@@ -34,6 +46,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "question_open": "pytanie {id} pozostaje otwarte",
         "question_open_recorded": "pytanie {id} pozostaje otwarte (odpowiedź jest zapisana)",
         "illegal": "{headline}: {reason}",
+        "not_an_image": "to nie jest obraz: wyślij plik JPEG, PNG, WebP albo HEIC",
+        "as_detector_says": "{problem}",
+        "upload_empty": "obraz jest pusty",
+        "upload_too_big": "obraz ma {size} bajtów, a przyjmujemy najwyżej {limit}",
+        "upload_larger": "obraz ma ponad {limit} bajtów",
+        "bomb": "obraz ma za dużo pikseli (bomba dekompresyjna?)",
+        "unreadable_upload": "nieczytelny obraz: {problem}",
+        "format_refused": "obrazy {format} nie są przyjmowane: wyślij JPEG, PNG, WebP albo HEIC",
+        "no_pixels": "obraz nie ma pikseli",
+        "upload_too_many_pixels": "obraz ma {w}x{h} pikseli, a przyjmujemy najwyżej {side} na bok i"
+                                  " {limit} megapikseli",
     },
 }
 
@@ -50,6 +73,9 @@ def message(lang: str, code: str, **params: Any) -> str:
     def value(v: Any) -> str:
         if isinstance(v, tuple):
             return message(lang, v[0], **v[1])
+        if isinstance(v, BaseException):  # another part's error, in its own words where it has them
+            text = getattr(v, "text", None)
+            return text(lang) if callable(text) else str(v)
         if isinstance(v, list):
             return ", ".join(str(x) for x in v)
         return str(v)

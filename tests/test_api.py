@@ -305,6 +305,13 @@ def test_scan_refuses_non_images(client):
     assert_error(client.post("/v1/scan", files={"image": ("a.jpg", b"", "image/jpeg")}), 422, "empty")
     assert_error(client.post("/v1/scan", files={"other": ("a.jpg", png_bytes(), "image/png")}), 422, "image")
     assert_error(client.post("/v1/scan", json={"image": "x"}), 422)
+    # in Polish where asked, the detector's own words included
+    assert_error(client.post("/v1/scan?lang=pl", files={"image": ("a.jpg", b"hello", "image/jpeg")}), 415,
+                 "to nie jest obraz: wyślij plik JPEG, PNG, WebP albo HEIC")
+    assert_error(client.post("/v1/scan?lang=pl", files={"image": ("IMG_0001.HEIC", heic, "image/heic")}),
+                 422, "obraz to plik HEIC/HEIF, którego nie da się zdekodować")
+    assert_error(client.post("/v1/scan?lang=pl", files={"image": ("a.jpg", b"", "image/jpeg")}), 422,
+                 "obraz jest pusty")
 
 
 def test_scan_refuses_decompression_bombs_and_huge_uploads(client):

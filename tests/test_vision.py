@@ -302,8 +302,9 @@ def test_bad_files_raise_image_error(tmp_path):
     text.write_text("hello")
     with pytest.raises(ImageError, match="not a readable image"):
         load_image(str(text))
-    with pytest.raises(ImageError, match="no such file"):
+    with pytest.raises(ImageError, match="no such file") as missing:
         load_image(str(tmp_path / "missing.png"))
+    assert missing.value.text("pl") == f"{tmp_path / 'missing.png'}: nie ma takiego pliku"
     ok, buf = cv2.imencode(".jpg", np.full((200, 200, 3), 128, np.uint8))
     (tmp_path / "cut.jpg").write_bytes(buf.tobytes()[:60])
     with pytest.raises(ImageError):
@@ -591,6 +592,7 @@ def test_cli_text_lists_the_cards_by_suit():
 
     result = {"hand": ["2H", "AS", "KH", "TC", "3S"], "table": [], "warnings": ["7D uncertain"]}
     assert _readable("x.jpg", result) == "x.jpg: hand AS 3S KH 2H TC | table - | 7D uncertain"
+    assert _readable("x.jpg", result, "pl") == "x.jpg: ręka AS 3S KH 2H TC | stół - | 7D uncertain"
 
 
 @needs_models
@@ -632,6 +634,11 @@ def test_piki_scan_gives_its_warnings_in_the_language_asked(tmp_path, capsys):
         "nie znaleziono kart: ustaw karty tak, żeby ich narożne oznaczenia były ostre i dobrze oświetlone"]
     assert main(["scan", str(empty), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["warnings"][0].startswith("no cards found")
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"not a jpeg")
+    assert main(["scan", str(bad), "--lang", "pl"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"piki scan: {bad} nie jest czytelnym obrazem (uszkodzony plik albo nieobsługiwany format)")
 
 
 @needs_models

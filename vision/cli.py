@@ -23,10 +23,14 @@ def _by_suit(cards: list[str]) -> str:
     return " ".join(str(c) for c in sort_for_display(parse_card(x) for x in cards)) or "-"
 
 
-def _readable(image: str, result: dict) -> str:
+_ZONES = {"en": ("hand", "table"), "pl": ("ręka", "stół")}
+
+
+def _readable(image: str, result: dict, lang: str = "en") -> str:
     hand = _by_suit(result["hand"])
     table = _by_suit(result["table"])
-    line = f"{image}: hand {hand} | table {table}"
+    words = _ZONES.get(lang, _ZONES["en"])
+    line = f"{image}: {words[0]} {hand} | {words[1]} {table}"
     if result["warnings"]:
         line += " | " + "; ".join(result["warnings"])
     return line
@@ -47,7 +51,7 @@ def run_scan(paths: list[str], as_json: bool, annotate: str | None, lang: str = 
             if lang != "en":
                 result["warnings"] = scan_warnings(result["cards"], lang)
         except ImageError as exc:
-            print(f"piki scan: {exc}", file=sys.stderr)
+            print(f"piki scan: {exc.text(lang)}", file=sys.stderr)
             status = 2
             continue
         except OSError as exc:
@@ -67,7 +71,7 @@ def run_scan(paths: list[str], as_json: bool, annotate: str | None, lang: str = 
         if as_json:
             print(json.dumps({"image": path, **result}), flush=True)
         else:
-            print(_readable(path, result), flush=True)
+            print(_readable(path, result, lang), flush=True)
     return status
 
 

@@ -16,9 +16,6 @@ MIN_SIDE = 16
 # pillow-heif (libheif); AVIF, WebP, TIFF and the rest decode with OpenCV
 HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"}
 # said only where pillow-heif is not installed
-HEIF_ADVICE = ("is a HEIC/HEIF photo, which this installation cannot read (pillow-heif is missing): "
-               "send it as JPEG or PNG (on an iPhone: Settings > Camera > Formats > Most Compatible, "
-               "or share it as JPEG)")
 
 
 def is_heif(data: bytes) -> bool:
@@ -32,14 +29,14 @@ def _open_heif(data: bytes, name: str):
     try:
         import pillow_heif
     except ImportError:
-        raise UnsupportedFormat(f"{name} {HEIF_ADVICE}") from None
+        raise UnsupportedFormat("heif_missing", name=name) from None
     try:
         return pillow_heif.open_heif(data, convert_hdr_to_8bit=True)
     except Exception as exc:  # libheif's own errors: a cut or corrupt file
-        raise ImageError(f"{name} is a HEIC/HEIF file that cannot be decoded ({exc})") from None
+        raise ImageError("heif_broken", name=name, detail=exc) from None
 
 
-def heif_size(data: bytes, name: str = "image") -> tuple[int, int]:
+def heif_size(data: bytes, name: str | None = None) -> tuple[int, int]:
     """(width, height) of a HEIC/HEIF photo as shown (turned as the file says), from its header."""
     return tuple(_open_heif(data, name).size)
 
@@ -53,7 +50,7 @@ def _decode_heif(data: bytes, name: str) -> np.ndarray:
     try:
         arr = np.asarray(heif)
     except Exception as exc:
-        raise ImageError(f"{name} is a HEIC/HEIF file that cannot be decoded ({exc})") from None
+        raise ImageError("heif_broken", name=name, detail=exc) from None
     if arr.ndim == 3 and arr.shape[2] == 3:
         return np.ascontiguousarray(arr[:, :, ::-1])
     if arr.ndim == 3 and arr.shape[2] == 4:
@@ -85,16 +82,16 @@ def _header_size(data: bytes) -> tuple[int, int] | None:
 
 def _check_size(w: int, h: int) -> None:
     if w * h > MAX_PIXELS:
-        raise ImageError(f"image is too large: {w}x{h} pixels (limit {MAX_PIXELS // 1_000_000} megapixels)")
+        raise ImageError("too_many_pixels", w=w, h=h, limit=MAX_PIXELS // 1_000_000)
     if min(w, h) < MIN_SIDE:
-        raise ImageError(f"image is too small: {w}x{h} pixels (need at least {MIN_SIDE} on each side)")
+        raise ImageError("too_small", w=w, h=h, side=MIN_SIDE)
 
 
-def decode_bytes(data: bytes, name: str = "image") -> np.ndarray:
+def decode_bytes(data: bytes, name: str | None = None) -> np.ndarray:
     if not data:
-        raise ImageError(f"{name} is empty")
+        raise ImageError("empty", name=name)
     if len(data) > MAX_BYTES:
-        raise ImageError(f"{name} is too large: {len(data)} bytes (limit {MAX_BYTES} bytes)")
+        raise ImageError("too_many_bytes", name=name, size=len(data), limit=MAX_BYTES)
     if is_heif(data):
         return _decode_heif(data, name)
     size = _header_size(data)
@@ -102,14 +99,14 @@ def decode_bytes(data: bytes, name: str = "image") -> np.ndarray:
         _check_size(*size)
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if img is None:
-        raise ImageError(f"{name} is not a readable image (corrupt file or unsupported format)")
+        raise ImageError("unreadable", name=name)
     _check_size(img.shape[1], img.shape[0])
     return img
 
 
 def from_array(arr: np.ndarray) -> np.ndarray:
     if arr.dtype != np.uint8:
-        raise ImageError(f"image array must be uint8, got {arr.dtype}")
+        raise ImageError("array_type", dtype=arr.dtype)
     if arr.ndim == 2:
         arr = cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
     elif arr.ndim == 3 and arr.shape[2] == 4:
@@ -117,7 +114,7 @@ def from_array(arr: np.ndarray) -> np.ndarray:
     elif arr.ndim == 3 and arr.shape[2] == 1:
         arr = cv2.cvtColor(arr, cv2.COLOR_GRAY2BGR)
     elif not (arr.ndim == 3 and arr.shape[2] == 3):
-        raise ImageError(f"image array must be HxW, HxWx3 or HxWx4, got shape {arr.shape}")
+        raise ImageError("array_shape", shape=arr.shape)
     _check_size(arr.shape[1], arr.shape[0])
     return np.ascontiguousarray(arr)
 
@@ -131,15 +128,15 @@ def load_image(source) -> np.ndarray:
     if isinstance(source, (str, Path)):
         path = Path(source)
         if not path.exists():
-            raise ImageError(f"{path}: no such file")
+            raise ImageError("no_file", name=path)
         if not path.is_file():
-            raise ImageError(f"{path}: not a file")
+            raise ImageError("not_a_file", name=path)
         size = path.stat().st_size
         if size > MAX_BYTES:
-            raise ImageError(f"{path}: file is too large ({size} bytes, limit {MAX_BYTES})")
+            raise ImageError("file_too_large", name=path, size=size, limit=MAX_BYTES)
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise ImageError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+            raise ImageError("cannot_read", name=path, detail=exc.strerror or exc) from exc
         return decode_bytes(data, str(path))
-    raise ImageError(f"unsupported image source of type {type(source).__name__}")
+    raise ImageError("bad_source", kind=type(source).__name__)

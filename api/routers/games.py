@@ -197,7 +197,7 @@ async def frames_ws(ws: WebSocket, game_id: str):
             try:
                 out = await frame(ws.app, games, game_id, data, settings, lang)
             except ImageRejected as e:
-                out = {"error": e.detail, "status": e.status}
+                out = {"error": e.text(lang), "status": e.status}
             except Unavailable as e:
                 out = {"error": str(e), "status": 503}
             except (RecordError, IllegalEvent, GameConflict, ValueError) as e:

@@ -18,7 +18,7 @@ router = APIRouter(tags=["scan"])
 async def read_upload(image: UploadFile, settings: Settings) -> bytes:
     data = await image.read(settings.max_upload_bytes + 1)
     if len(data) > settings.max_upload_bytes:
-        raise ImageRejected(413, f"the image is larger than {settings.max_upload_bytes} bytes")
+        raise ImageRejected(413, "upload_larger", limit=settings.max_upload_bytes)
     return data
 
 
