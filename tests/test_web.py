@@ -306,6 +306,31 @@ def test_an_answer_that_arrives_late_does_not_undo_a_later_action(page, server):
     assert not page.errors
 
 
+def test_a_frames_warnings_show_in_the_pages_language(page, server):
+    """A played card seen on the table again: the server's warning, in Polish, in the camera's
+    status line (an empty table's "no cards found" is not shown)."""
+    with server.client() as c:
+        gid = c.post("/v1/games", json={"dealer": "N"}).json()["game_id"]
+        for bid in (3, 3, 3, 3):
+            c.post(f"/v1/games/{gid}/bids", json={"bid": bid}).raise_for_status()
+        for card in ("2H", "3H", "4H", "5H"):
+            c.post(f"/v1/games/{gid}/plays", json={"card": card}).raise_for_status()
+        empty = {"cards": []}
+        seen = {"cards": [{"card": "3H", "zone": "table", "confidence": 0.9}]}
+        for _ in range(3):  # the first trick leaves the table
+            out_empty = c.post(f"/v1/games/{gid}/detections?lang=pl", json=empty).json()
+        out = c.post(f"/v1/games/{gid}/detections?lang=pl", json=seen).json()
+    assert out["warnings"] == ["3H leży na stole, ale została zagrana we wcześniejszej lewie"]
+    page.goto("/#live")
+    page.select_option("#lang-select", "pl")
+    status = page.evaluate("(out) => { onFrameResult(out); return document.querySelector('#frame-status').textContent; }", out)
+    assert "3H leży na stole, ale została zagrana we wcześniejszej lewie" in status
+    status = page.evaluate("(out) => { onFrameResult(out); return document.querySelector('#frame-status').textContent; }",
+                           {**out_empty, "warnings": ["nie znaleziono kart"]})
+    assert "nie znaleziono kart" not in status
+    assert not page.errors
+
+
 def test_advice_for_another_seat_says_whose_it_is(page):
     page.goto("/#live")
     page.select_option("#live-new select[name=dealer]", "N")

@@ -562,6 +562,9 @@ function onFrameResult(out) {
     else if (e.status === "confirmed") notes.push(t("confirmed", { seat: e.seat, card: cardName(e.card) }));
     else if (e.status === "waiting") notes.push(t("waiting"));
   }
+  // what the scan and the tracker warn about (a card read unsurely, a played card seen again);
+  // an empty table's "no cards found" is no news in a live game
+  if ((out.cards || []).length) notes.push(...(out.warnings || []));
   status.textContent = notes.join(" ") || t("cam_on");
   if (out.game) setLiveState(out.game);
 }
