@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .artwork import CARDS, HELD_OUT, Design, load_design
+from .artwork import CARDS, HELD_OUT, PROCEDURAL_PREFIX, Design, load_design
 from .backgrounds import make_background
 from .effects import damage
 from .variants import (CROSSED_SEVEN_SHARE, POLISH_LETTER_SHARE, POLISH_LETTERS, crossed_seven,
@@ -217,10 +217,10 @@ def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | No
     sh_off = rng.normal(0, 0.02 * base_w, 2) + 0.02 * base_w
     sh_sigma, sh_strength = rng.uniform(1, 6), rng.uniform(0.2, 0.55)
     # a training design's 7s are crossed in some scenes, its jacks and queens lettered W and D in
-    # others (vision.synth.variants); each drawn from a generator of its own, so that every other
-    # draw is the same as without the variants
+    # others (vision.synth.variants; a procedural deck prints its own letters); each drawn from a
+    # generator of its own, so that every other draw is the same as without the variants
     crossed = design.name not in HELD_OUT and np.random.default_rng([seed, 7]).random() < CROSSED_SEVEN_SHARE
-    lettered = (design.name not in HELD_OUT
+    lettered = (design.name not in HELD_OUT and not design.name.startswith(PROCEDURAL_PREFIX)
                 and np.random.default_rng([seed, 17]).random() < POLISH_LETTER_SHARE)
     rois = []
     for idx, p in enumerate(placements):
