@@ -26,16 +26,3 @@ def test_the_screen_counts_the_cards_shown_by_rank():
     assert sum(p for p, _, _ in rows.values()) == len(shown)
     assert all(0 <= f <= p for p, f, _ in rows.values())
 
-
-def test_procedural_decks_print_their_own_letters_not_the_variants():
-    from vision.synth import scene
-
-    calls = []
-    real = scene.polish_letter
-    scene.polish_letter = lambda design, code: calls.append(design.name) or real(design, code)
-    try:
-        for seed in range(910_000, 910_020):
-            scene.render_scene(seed, ["proc_5"])
-    finally:
-        scene.polish_letter = real
-    assert calls == []

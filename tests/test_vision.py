@@ -103,6 +103,20 @@ def test_generator_same_seed_same_bytes_and_labels():
     assert c_img.tobytes() != a_img.tobytes()
 
 
+def _in_index_boxes(design, shape) -> np.ndarray:
+    """True where a face of ``design`` prints a corner index: the top-left box and the one turned
+    180 degrees (dondorf: all four corners)."""
+    x1, y1, x2, y2 = design.index_box
+    h, w = shape[:2]
+    inside = np.zeros((h, w), bool)
+    inside[y1:y2, x1:x2] = True
+    inside[h - y2:h - y1, w - x2:w - x1] = True
+    if design.name == "dondorf":  # four indices
+        inside[y1:y2, w - x2:w - x1] = True
+        inside[h - y2:h - y1, x1:x2] = True
+    return inside
+
+
 def test_crossed_sevens_only_change_the_sevens_index_ink_of_training_designs():
     from vision.synth.artwork import training_designs
     from vision.synth.variants import crossed_seven
@@ -116,33 +130,36 @@ def test_crossed_sevens_only_change_the_sevens_index_ink_of_training_designs():
         new = crossed_seven(design, "7S")
         changed = np.any(new != face, axis=2)
         # every changed pixel lies in an index box: the top-left one or the one turned 180 degrees
-        inside = np.zeros_like(changed)
-        inside[y1:y2, x1:x2] = True
-        inside[h - y2:h - y1, w - x2:w - x1] = True
-        if name == "dondorf":  # four indices
-            inside[y1:y2, w - x2:w - x1] = True
-            inside[h - y2:h - y1, x1:x2] = True
-        assert not (changed & ~inside).any(), name
+        assert not (changed & ~_in_index_boxes(design, face.shape)).any(), name
         tl, br = changed[y1:y2, x1:x2].sum(), changed[h - y2:h - y1, w - x2:w - x1].sum()
         crossed_somewhere += tl > 0 and br > 0  # both corners of the card
         assert design.faces["7S"] is face  # the design itself is left as it was
     assert crossed_somewhere >= len(training_designs()) - 1
 
 
-def test_held_out_designs_never_show_crossed_sevens():
+def _designs_given_variant(variant: str, designs: list[str], seeds=range(910_000, 910_030)) -> set[str]:
+    """The designs whose faces ``vision.synth.scene`` took from ``variant`` in those scenes."""
     from vision.synth import scene
 
     calls = []
-    real = scene.crossed_seven
-    scene.crossed_seven = lambda design, code: calls.append(design.name) or real(design, code)
+    real = getattr(scene, variant)
+    setattr(scene, variant, lambda design, code: calls.append(design.name) or real(design, code))
     try:
-        for seed in range(910_000, 910_030):
-            render_scene(seed, list(HELD_OUT))
-        for seed in range(910_000, 910_030):
-            render_scene(seed, ["anglo"])
+        for seed in seeds:
+            render_scene(seed, designs)
     finally:
-        scene.crossed_seven = real
-    assert calls and set(calls) == {"anglo"}
+        setattr(scene, variant, real)
+    return set(calls)
+
+
+@pytest.mark.parametrize("variant", ["crossed_seven", "polish_letter"])
+def test_held_out_designs_never_show_the_variants(variant):
+    assert _designs_given_variant(variant, list(HELD_OUT)) == set()
+    assert _designs_given_variant(variant, ["anglo"]) == {"anglo"}
+
+
+def test_procedural_decks_print_their_own_letters_not_the_variants():
+    assert _designs_given_variant("polish_letter", ["proc_5"], range(910_000, 910_020)) == set()
 
 
 def test_polish_letters_redraw_only_the_rank_of_jacks_and_queens_of_training_designs():
@@ -153,18 +170,11 @@ def test_polish_letters_redraw_only_the_rank_of_jacks_and_queens_of_training_des
     for name in training_designs():
         design = load_design(name)
         x1, y1, x2, y2 = design.index_box
-        h, w = design.faces["QH"].shape[:2]
         for code in ("JS", "QH"):
             face = design.faces[code]
             new = polish_letter(design, code)
             changed = np.any(new != face, axis=2)
-            inside = np.zeros_like(changed)
-            inside[y1:y2, x1:x2] = True
-            inside[h - y2:h - y1, w - x2:w - x1] = True
-            if name == "dondorf":
-                inside[y1:y2, w - x2:w - x1] = True
-                inside[h - y2:h - y1, x1:x2] = True
-            assert not (changed & ~inside).any(), (name, code)
+            assert not (changed & ~_in_index_boxes(design, face.shape)).any(), (name, code)
             top = changed[y1:y2, x1:x2]
             if top.any():
                 redrawn += 1
@@ -174,22 +184,6 @@ def test_polish_letters_redraw_only_the_rank_of_jacks_and_queens_of_training_des
                 assert 0.5 * ink_before < ink_after < 4 * ink_before, (name, code)
             assert polish_letter(design, code) is new  # made once
     assert redrawn >= 2 * len(training_designs()) - 4  # a design whose rank joins a frame line is left
-
-
-def test_held_out_designs_never_show_polish_letters():
-    from vision.synth import scene
-
-    calls = []
-    real = scene.polish_letter
-    scene.polish_letter = lambda design, code: calls.append(design.name) or real(design, code)
-    try:
-        for seed in range(910_000, 910_030):
-            render_scene(seed, list(HELD_OUT))
-        for seed in range(910_000, 910_030):
-            render_scene(seed, ["anglo"])
-    finally:
-        scene.polish_letter = real
-    assert calls and set(calls) == {"anglo"}
 
 
 def test_generator_labels_are_real_visible_corners(held_out_scene):
