@@ -32,7 +32,7 @@ class RecordError(ValueError):
     """A record that is not well-formed (the input is malformed, not the game illegal).
 
     Most say what is wrong in English only; those made by :meth:`at` (a field and the problem
-    a parser found in it) or :meth:`worded` also in the other languages (``text(lang)``)."""
+    a parser found in it) or :meth:`worded_as` also in the other languages (``text(lang)``)."""
 
     def __init__(self, message: str, worded: tuple[str, dict] | None = None) -> None:
         super().__init__(message)
