@@ -158,7 +158,7 @@ async function api(method, path, body, params) {
   let payload;
   if (body instanceof FormData) payload = body;
   else if (body !== undefined) { headers["Content-Type"] = "application/json"; payload = JSON.stringify(body); }
-  // every request names the page's language: the server's refusals (409) come in it
+  // every request names the page's language: the server's refusals (409, 422) come in it
   const all = Object.assign({ lang }, params || {});
   const qs = "?" + new URLSearchParams(Object.entries(all).filter(([, v]) => v !== undefined && v !== null && v !== ""));
   let r;
