@@ -11,7 +11,7 @@ from advisor.cards import parse_card, parse_seat, sort_for_display
 from advisor.record import HandRecord, RecordError, replay
 from advisor.refusals import words
 from advisor.state import IllegalEvent
-from vision.assemble import scan_warnings, warning_text
+from vision.assemble import warning_text, warnings_in
 
 
 def _pairs(text: str, what: str) -> dict[str, str]:
@@ -66,7 +66,7 @@ def hand_from_scan(scan: dict, lang: str = "en") -> tuple[list[str], list[str]]:
     (['AS', 'KD'], [])
     """
     cards = scan.get("cards") or []
-    warnings = list(scan.get("warnings", [])) if lang == "en" else scan_warnings(cards, lang)
+    warnings = warnings_in(scan, lang)
     if len(cards) <= 13:
         return [c["card"] for c in cards], warnings
     held = [c for c in cards if c.get("zone") == "hand"] or cards

@@ -28,26 +28,21 @@ from advisor.refusals import words
 from advisor.state import IllegalEvent
 
 from .games import GameConflict
-from .messages import request_lang
+from .messages import WordedProblem, request_lang
 from .storage import Conflict, NotFound, StorageError
 
 log = logging.getLogger("piki.api")
 
 
-class ImageRejected(Exception):
-    """An upload that is refused before it reaches the detector: a code of :mod:`api.messages`
-    and its parameters (a parameter may be the detector's own ImageError, worded in turn);
-    ``detail`` is the English words, ``text(lang)`` another language's."""
+class ImageRejected(WordedProblem):
+    """An upload that is refused before it reaches the detector, with its HTTP status (a
+    parameter may be the detector's own ImageError, worded in turn); ``detail`` is the English
+    words."""
 
     def __init__(self, status: int, code: str, **params: Any) -> None:
-        self.status, self.code, self.params = status, code, params
-        self.detail = self.text("en")
-        super().__init__(self.detail)
-
-    def text(self, lang: str) -> str:
-        from .messages import message
-
-        return message(lang, self.code, **self.params)
+        self.status = status
+        super().__init__(code, **params)
+        self.detail = str(self)
 
 
 class Unavailable(Exception):

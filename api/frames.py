@@ -113,18 +113,17 @@ def process_scan(service: GameService, game_id: str, scan: dict[str, Any],
         "events": result["events"],
         "questions": result["questions"],
         "open_questions": result["open_questions"],
-        "warnings": _scan_warnings(scan, lang) + result["warnings"],
+        "warnings": _scan_warnings_in(scan, lang) + result["warnings"],
         "game": game.view(),
     }
 
 
-def _scan_warnings(scan: dict[str, Any], lang: str) -> list[str]:
-    """The scan's own warnings in ``lang`` (a scan answers in English)."""
-    if lang == "en" or not scan.get("warnings"):
+def _scan_warnings_in(scan: dict[str, Any], lang: str) -> list[str]:
+    if lang == "en":  # as they are: the scanner's package is loaded only for another language
         return list(scan.get("warnings", []))
-    from vision.assemble import scan_warnings
+    from vision.assemble import warnings_in
 
-    return scan_warnings(scan.get("cards", []), lang)
+    return warnings_in(scan, lang)
 
 
 def answer_question(service: GameService, game_id: str, question_id: int, accept: bool,

@@ -24,22 +24,14 @@ from advisor.cards import Seat, mask_to_cards, parse_card, parse_seat, CardParse
 from advisor.record import HandRecord, RecordError, replay, state_json
 from advisor.state import HandState, IllegalEvent, Phase
 
-from .messages import message
+from .messages import WordedProblem
 from .storage import Conflict, Storage
 
 _SEATS = (Seat.N, Seat.E, Seat.S, Seat.W)
 
 
-class GameConflict(Exception):
-    """An operation that does not fit the game's situation (nothing to undo, hand not over…),
-    named by a code of :mod:`api.messages` and its parameters."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code, self.params = code, params
-        super().__init__(self.text("en"))
-
-    def text(self, lang: str) -> str:
-        return message(lang, self.code, **self.params)
+class GameConflict(WordedProblem):
+    """An operation that does not fit the game's situation (nothing to undo, hand not over…)."""
 
 
 def new_game_id() -> str:

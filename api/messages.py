@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from advisor.refusals import words
+
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "hand_not_over": "the hand is not over yet: the next hand starts after 13 tricks",
@@ -74,12 +76,23 @@ def message(lang: str, code: str, **params: Any) -> str:
         if isinstance(v, tuple):
             return message(lang, v[0], **v[1])
         if isinstance(v, BaseException):  # another part's error, in its own words where it has them
-            text = getattr(v, "text", None)
-            return text(lang) if callable(text) else str(v)
+            return words(v, lang)
         if isinstance(v, list):
             return ", ".join(str(x) for x in v)
         return str(v)
     return table[code].format(**{k: value(v) for k, v in params.items()})
+
+
+class WordedProblem(Exception):
+    """A refusal named by a code of :data:`MESSAGES` and its parameters: ``str()`` is the English
+    words, ``text(lang)`` another language's."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.code, self.params = code, params
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        return message(lang, self.code, **self.params)
 
 
 def request_lang(query: Any) -> str:

@@ -134,6 +134,15 @@ def warning_text(lang: str, key: str, **params) -> str:
     return decimal_commas(lang, WARNINGS.get(lang, WARNINGS["en"])[key].format(**params))
 
 
+def warnings_in(scan: dict, lang: str) -> list[str]:
+    """A scan answer's warnings in ``lang``: the scan words them in English, another language's
+    are built again from its cards (an answer with none, such as detections made elsewhere, keeps
+    none)."""
+    if lang == "en" or not scan.get("warnings"):
+        return list(scan.get("warnings", []))
+    return scan_warnings(scan.get("cards", []), lang)
+
+
 def scan_warnings(cards: list[dict], lang: str = "en") -> list[str]:
     """The warnings of a scan whose cards are ``cards`` (as in its answer): no card found, a card
     read with a confidence under ``UNCERTAIN`` (naming it), more than 13 cards in the hand zone.

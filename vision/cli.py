@@ -39,7 +39,7 @@ def _readable(image: str, result: dict, lang: str = "en") -> str:
 def run_scan(paths: list[str], as_json: bool, annotate: str | None, lang: str = "en") -> int:
     """Scan each image; one line per image on stdout (the warnings in ``lang``). Returns 0, or 2
     if any image was bad."""
-    from .assemble import scan_warnings
+    from .assemble import warnings_in
     from .image_io import load_image
     from .scan import default_detector
 
@@ -48,8 +48,7 @@ def run_scan(paths: list[str], as_json: bool, annotate: str | None, lang: str = 
         try:
             img = load_image(path)
             result = default_detector().scan(img)
-            if lang != "en":
-                result["warnings"] = scan_warnings(result["cards"], lang)
+            result["warnings"] = warnings_in(result, lang)
         except ImageError as exc:
             print(f"piki scan: {exc.text(lang)}", file=sys.stderr)
             status = 2

@@ -31,7 +31,7 @@ async def post_scan(request: Request, image: UploadFile = File(..., description=
     data = await read_upload(image, settings)
     result = await scan_upload(request.app, data, settings)
     if lang != "en":
-        from vision.assemble import scan_warnings  # the scanner's package, loaded with it
+        from vision.assemble import warnings_in  # the scanner's package, loaded with it
 
-        result = {**result, "warnings": scan_warnings(result["cards"], lang)}
+        result = {**result, "warnings": warnings_in(result, lang)}
     return {"image": image.filename or "upload", **result}
