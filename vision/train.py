@@ -18,8 +18,8 @@ Steps, each resumable (run the same command again after an interruption):
  5. (--more-members) two more classifiers trained from scratch on those scenes' patches
  6. ONNX export: models/corner_detector.onnx; the classifiers quantized to int8,
     models/corner_classifier.onnx, corner_classifier_2.onnx, _3 and _4
- 7. (--refit) members 3 and 4 fine-tuned on fresh scenes of every training design, half of them
-    with crossed 7s (OUT/synth_refit), the batch norms frozen, and exported again (a member not
+ 7. (--refit) members 3 and 4 fine-tuned on fresh scenes of every training design (OUT/synth_refit;
+    their 7s crossed in half of them, their jacks and queens lettered W and D in a quarter), the batch norms frozen, and exported again (a member not
     trained in OUT starts from its file in --export-dir; --skip-classifier skips it too,
     --refit-only runs it alone)
  8. (--zone-scenes) the hand/table zone model (vision.training.zones) fitted on scenes read by the
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="EPOCHS:SEED,...: further members trained from scratch on the fine-tune's "
                          "patches (scenes of all training designs), each with its own seed")
     ap.add_argument("--refit", default="3,4",
-                    help="members (from 1) fine-tuned last on fresh scenes of all designs with crossed 7s "
+                    help="members (from 1) fine-tuned last on fresh scenes of all designs with crossed 7s and W/D letters "
                          "(from their checkpoints in --out, else from their files in --export-dir); '' for none")
     ap.add_argument("--refit-only", action="store_true",
                     help="only the refit (step 7) of the members in --export-dir: no scenes, detector or other members")
@@ -295,8 +295,9 @@ def _finetune_classifier(args, name: str, val):
 
 
 def _refit_members(args, members: list[int]) -> None:
-    """Members fine-tuned on fresh scenes of every training design, half of them with crossed 7s
-    (vision.synth.variants; the members before them had never seen one), one cut of patches, at a
+    """Members fine-tuned on fresh scenes of every training design, with crossed 7s in half of them
+    and W/D jacks and queens in a quarter (vision.synth.variants; members trained before the variants
+    had never seen them), one cut of patches, at a
     sixth of the first learning rate, the batch norms frozen; then exported in place."""
     import torch
 
