@@ -19,9 +19,9 @@ Steps, each resumable (run the same command again after an interruption):
  6. ONNX export: models/corner_detector.onnx; the classifiers quantized to int8,
     models/corner_classifier.onnx, corner_classifier_2.onnx, _3 and _4
  7. (--refit) members 3 and 4 fine-tuned on fresh scenes of every training design (OUT/synth_refit;
-    their 7s crossed in half of them, their jacks and queens lettered W and D in a quarter), the batch norms frozen, and exported again (a member not
-    trained in OUT starts from its file in --export-dir; --skip-classifier skips it too,
-    --refit-only runs it alone)
+    their 7s crossed in half of them, their jacks and queens lettered W and D in a quarter), the
+    batch norms frozen, and exported again (a member not trained in OUT starts from its file in
+    --export-dir; --skip-classifier skips it too, --refit-only runs it alone)
  8. (--zone-scenes) the hand/table zone model (vision.training.zones) fitted on scenes read by the
     models just exported: models/zone_model.json
 Needs the packages in requirements-train.txt (torch, ultralytics, onnx); the runtime does not.
@@ -296,9 +296,9 @@ def _finetune_classifier(args, name: str, val):
 
 def _refit_members(args, members: list[int]) -> None:
     """Members fine-tuned on fresh scenes of every training design, with crossed 7s in half of them
-    and W/D jacks and queens in a quarter (vision.synth.variants; members trained before the variants
-    had never seen them), one cut of patches, at a
-    sixth of the first learning rate, the batch norms frozen; then exported in place."""
+    and W/D jacks and queens in a quarter (vision.synth.variants; members trained before the
+    variants had never seen them), one cut of patches, at a sixth of the first learning rate, the
+    batch norms frozen; then exported in place."""
     import torch
 
     from vision.synth.generate import generate
