@@ -94,10 +94,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="EPOCHS:SEED,...: further members trained from scratch on the fine-tune's "
                          "patches (scenes of all training designs), each with its own seed")
     ap.add_argument("--refit", default="3,4",
-                    help="members (from 1) fine-tuned last on fresh scenes of all designs with crossed 7s and W/D letters "
-                         "(from their checkpoints in --out, else from their files in --export-dir); '' for none")
+                    help="members (from 1) fine-tuned last on fresh scenes of all designs with crossed 7s and "
+                         "W/D letters (from their checkpoints in --out, else from their files in --export-dir); "
+                         "'' for none")
     ap.add_argument("--refit-only", action="store_true",
-                    help="only the refit (step 7) of the members in --export-dir: no scenes, detector or other members")
+                    help="only the refit (step 7) of the members in --export-dir, and the zone model after it "
+                         "unless --zone-scenes 0: no scenes, detector or other members")
     ap.add_argument("--refit-scenes", type=int, default=1500)
     ap.add_argument("--refit-seed", type=int, default=61)
     ap.add_argument("--refit-epochs", type=int, default=2)
