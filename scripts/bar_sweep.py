@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"--bars: not a list of numbers: {args.bars!r}")
     res = sweep(args.render, args.seed, args.scale, bars, args.damage, args.wider)
     for b, r in res.items():
-        print(f"bar {b:.2f}: recall {r['card_recall']:.4f} precision {r['card_precision']:.4f} "
+        print(f"bar {b:g}: recall {r['card_recall']:.4f} precision {r['card_precision']:.4f} "
               f"(found {r['cards_true']}, missed {r['cards_missed']}, wrong {r['cards_false']})")
     if args.json:
         args.json.write_text(json.dumps({str(b): r for b, r in res.items()}, indent=1))

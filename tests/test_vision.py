@@ -143,7 +143,7 @@ def _designs_given_variant(variant: str, designs: list[str], seeds=range(910_000
 
     calls = []
     real = getattr(scene, variant)
-    setattr(scene, variant, lambda design, code: calls.append(design.name) or real(design, code))
+    setattr(scene, variant, lambda design, code, *more: calls.append(design.name) or real(design, code, *more))
     try:
         for seed in seeds:
             render_scene(seed, designs)
@@ -184,6 +184,17 @@ def test_polish_letters_redraw_only_the_rank_of_jacks_and_queens_of_training_des
                 assert 0.5 * ink_before < ink_after < 4 * ink_before, (name, code)
             assert polish_letter(design, code) is new  # made once
     assert redrawn >= 2 * len(training_designs()) - 4  # a design whose rank joins a frame line is left
+
+
+def test_polish_letters_come_in_several_typefaces():
+    from vision.synth.variants import LETTER_FACES, polish_letter
+
+    design = load_design("anglo")
+    x1, y1, x2, y2 = design.index_box
+    tops = [polish_letter(design, "QH", f)[y1:y2, x1:x2] for f in range(len(LETTER_FACES))]
+    # DejaVu Sans and Serif at least (.ci/services.sh installs them): the D differs between them
+    assert len({t.tobytes() for t in tops}) >= 2
+    assert polish_letter(design, "QH", 1) is polish_letter(design, "QH", 1)
 
 
 def test_generator_labels_are_real_visible_corners(held_out_scene):

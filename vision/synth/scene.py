@@ -14,8 +14,8 @@ import numpy as np
 from .artwork import CARDS, HELD_OUT, PROCEDURAL_PREFIX, Design, load_design
 from .backgrounds import make_background
 from .effects import damage
-from .variants import (CROSSED_SEVEN_SHARE, POLISH_LETTER_SHARE, POLISH_LETTERS, crossed_seven,
-                       polish_letter)
+from .variants import (CROSSED_SEVEN_SHARE, LETTER_FACES, POLISH_LETTER_SHARE, POLISH_LETTERS,
+                       crossed_seven, polish_letter)
 
 MIN_VISIBLE = 0.6
 SIZES = ((640, 640), (640, 480), (480, 640), (640, 360), (512, 512))
@@ -222,6 +222,7 @@ def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | No
     crossed = design.name not in HELD_OUT and np.random.default_rng([seed, 7]).random() < CROSSED_SEVEN_SHARE
     lettered = (design.name not in HELD_OUT and not design.name.startswith(PROCEDURAL_PREFIX)
                 and np.random.default_rng([seed, 17]).random() < POLISH_LETTER_SHARE)
+    letter_face = int(np.random.default_rng([seed, 18]).integers(0, len(LETTER_FACES)))
     rois = []
     for idx, p in enumerate(placements):
         if p.code is None:
@@ -229,7 +230,7 @@ def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | No
         elif crossed and p.code[0] == "7":
             face = crossed_seven(design, p.code)
         elif lettered and p.code[0] in POLISH_LETTERS:
-            face = polish_letter(design, p.code)
+            face = polish_letter(design, p.code, letter_face)
         else:
             face = design.faces[p.code]
         roi, x0, y0 = _warp(face, p.matrix)

@@ -11,10 +11,13 @@ Many decks sold in Poland print the jack and the queen as W (walet) and D (dama)
 classifiers never saw those letters: on phone-size renders of procedural decks that print them,
 they found 0 of 19 jacks and 5 of 27 queens (international letters on other procedural decks: 18
 of 20, 21 of 26). :func:`polish_letter` redraws the rank of a training design's J or Q as W or D
-in every corner index, and the renderer shows a training design's jacks and queens so in a
-quarter of its scenes (``POLISH_LETTER_SHARE``), never a held-out design's.
+in every corner index, in one of seven sans and serif typefaces drawn per scene
+(``LETTER_FACES``), and the renderer shows a training design's jacks and queens so in a quarter
+of its scenes (``POLISH_LETTER_SHARE``), never a held-out design's.
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -24,6 +27,17 @@ from .artwork import FOUR_INDEX, Design, ink_mask
 CROSSED_SEVEN_SHARE = 0.5
 POLISH_LETTER_SHARE = 0.25
 POLISH_LETTERS = {"J": "W", "Q": "D"}  # walet, dama
+# The typefaces a lettered face draws its W or D in, one drawn per scene (regular, bold): sans and
+# serif faces of the machine's fonts. The families the procedural decks of
+# ``scripts/letter_screen.py`` print their W and D in (Nimbus Roman, Linux Libertine, C059,
+# Caladea, Liberation Serif, FreeSerif, Hershey) are left out, so that screen stays on unseen faces.
+LETTER_FACES = (("DejaVuSans.ttf", "DejaVuSans-Bold.ttf"),
+                ("LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"),
+                ("NimbusSans-Regular.otf", "NimbusSans-Bold.otf"),
+                ("NotoSans-Regular.ttf", "NotoSans-Bold.ttf"),
+                ("DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf"),
+                ("NotoSerif-Regular.ttf", "NotoSerif-Bold.ttf"),
+                ("P052-Roman.otf", "P052-Bold.otf"))
 
 
 def _glyph_parts(region: np.ndarray):
@@ -88,9 +102,10 @@ def _crossed(design: Design, code: str) -> np.ndarray:
     return _in_each_index(design, code, _cross_upright)
 
 
-def _letter_upright(region: np.ndarray, letter: str) -> None:
+def _letter_upright(region: np.ndarray, letter: str, face: int = 0) -> None:
     """Replace, in place, the rank glyph at the top of an upright index by ``letter``, in its ink
-    colour and height, on the paper's colour."""
+    colour and height, on the paper's colour, in the typeface ``LETTER_FACES[face]`` (of those
+    the machine has; OpenCV's own where it has none)."""
     from .procedural import _fit, _text_mask, font_files
 
     labels, stats, parts = _glyph_parts(region)
@@ -120,8 +135,10 @@ def _letter_upright(region: np.ndarray, letter: str) -> None:
     contours, _ = cv2.findContours(glyph.astype(np.uint8), cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     outline = sum(cv2.arcLength(c, True) for c in contours)
     heavy = 2 * glyph.sum() / max(outline, 1.0) > (y2 - y) / 9
-    faces = [f for f in font_files() if f.endswith("DejaVuSans-Bold.ttf" if heavy else "DejaVuSans.ttf")]
-    mask = _text_mask(letter, faces[0] if faces else cv2.FONT_HERSHEY_DUPLEX, 0 if faces else int(heavy) * 2)
+    files = {Path(f).name: f for f in font_files()}
+    faces = [files[pair[int(heavy)]] for pair in LETTER_FACES if pair[int(heavy)] in files]
+    mask = _text_mask(letter, faces[face % len(faces)] if faces else cv2.FONT_HERSHEY_DUPLEX,
+                      0 if faces else int(heavy) * 2)
     h = y2 - y
     w = max(x2 - x, int(round(mask.shape[1] * h / mask.shape[0] * 0.85)))
     w = min(w, region.shape[1] - 1)
@@ -134,11 +151,11 @@ def _letter_upright(region: np.ndarray, letter: str) -> None:
 _LETTERED: dict = {}
 
 
-def polish_letter(design: Design, code: str) -> np.ndarray:
+def polish_letter(design: Design, code: str, face: int = 0) -> np.ndarray:
     """The face of ``code`` (a J or a Q) of ``design`` with every corner index's rank drawn as
-    the Polish letter (W, D) instead."""
-    key = (design.name, code)
+    the Polish letter (W, D) instead, in the typeface ``LETTER_FACES[face]``."""
+    key = (design.name, code, face)
     if key not in _LETTERED:
         letter = POLISH_LETTERS[code[0]]
-        _LETTERED[key] = _in_each_index(design, code, lambda crop: _letter_upright(crop, letter))
+        _LETTERED[key] = _in_each_index(design, code, lambda crop: _letter_upright(crop, letter, face))
     return _LETTERED[key]
