@@ -15,30 +15,18 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vision.evaluate import Tally  # noqa: E402
+from vision.evaluate import Tally, rendered_scenes  # noqa: E402
 from vision.scan import CardDetector  # noqa: E402
-from vision.synth.artwork import HELD_OUT  # noqa: E402
-from vision.synth.effects import PHOTO_DAMAGE, photo_damage  # noqa: E402
-from vision.synth.scene import MIN_VISIBLE, in_wider_frame, render_scene  # noqa: E402
+from vision.synth.effects import PHOTO_DAMAGE  # noqa: E402
 
 
 def sweep(n: int, seed: int, scale: float, bars: list[float], damage: str | None = None,
           wider: float = 1.0) -> dict[float, dict]:
     det = CardDetector()
     tallies = {b: Tally() for b in bars}
-    for k in range(n):
-        img, every = render_scene(seed + k, list(HELD_OUT), scale=scale, min_visible=0.0)
-        if damage:
-            img = photo_damage(damage, img, scale, seed + k)
-        if wider != 1.0:
-            img, every = in_wider_frame(img, every, seed + k, wider)
-        corners = [c.as_dict() for c in every if c.visible >= MIN_VISIBLE]
-        partial = [c.as_dict() for c in every if c.visible < MIN_VISIBLE]
-        gt = np.array([c["box"] for c in corners], np.float32).reshape(-1, 4)
+    for img, corners, gt, partial in rendered_scenes(n, None, seed, scale, wider, damage):
         found = det.corners(img)
         for b, tally in tallies.items():
             tally.add(corners, gt, *found, min_conf=b, partial=partial)

@@ -206,16 +206,17 @@ def evaluate_folder(folder: Path, split: str | None, limit: int | None, det: Car
     return tally.report()
 
 
-def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_SEED_BASE,
-                      scale: float = 1.0, wider: float = 1.0, damage: str | None = None) -> dict:
-    """``scale`` > 1 renders the same scenes with more pixels, as a phone photo has them;
-    ``wider`` > 1 puts each in a frame that many times wider and taller (the camera farther back);
-    ``damage`` adds one of vision.synth.effects.PHOTO_DAMAGE on top."""
+def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: float = 1.0,
+                    wider: float = 1.0, damage: str | None = None):
+    """Yields (image, labelled corners, their boxes, corners partly seen) of ``n`` rendered scenes
+    of ``designs`` (the held-out ones by default). ``scale`` > 1 renders the same scenes with more
+    pixels, as a phone photo has them; ``wider`` > 1 puts each in a frame that many times wider
+    and taller (the camera farther back); ``damage`` adds one of
+    vision.synth.effects.PHOTO_DAMAGE on top."""
     from .synth.artwork import HELD_OUT
     from .synth.effects import photo_damage
     from .synth.scene import MIN_VISIBLE, in_wider_frame, render_scene
 
-    tally = Tally()
     for k in range(n):
         img, every = render_scene(seed + k, list(designs or HELD_OUT), scale=scale, min_visible=0.0)
         if damage:
@@ -224,7 +225,14 @@ def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_
             img, every = in_wider_frame(img, every, seed + k, wider)
         corners = [c.as_dict() for c in every if c.visible >= MIN_VISIBLE]
         partial = [c.as_dict() for c in every if c.visible < MIN_VISIBLE]
-        gt = np.array([c["box"] for c in corners], np.float32).reshape(-1, 4)
+        yield img, corners, np.array([c["box"] for c in corners], np.float32).reshape(-1, 4), partial
+
+
+def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_SEED_BASE,
+                      scale: float = 1.0, wider: float = 1.0, damage: str | None = None) -> dict:
+    """The scenes of :func:`rendered_scenes`, scanned at the detector's own bars."""
+    tally = Tally()
+    for img, corners, gt, partial in rendered_scenes(n, designs, seed, scale, wider, damage):
         tally.add(corners, gt, *det.corners(img), min_conf=det.bar(img), partial=partial)
     return tally.report()
 
