@@ -30,8 +30,9 @@ def sweep(n: int, seed: int, scale: float, bars: list[float], damage: str | None
         found = det.corners(img)
         for b, tally in tallies.items():
             tally.add(corners, gt, *found, min_conf=b, partial=partial)
-    return {b: {k: t.report()[k] for k in ("cards_true", "cards_false", "cards_missed", "card_recall",
-                                            "card_precision")} for b, t in tallies.items()}
+    keys = ("cards_true", "cards_false", "cards_missed", "card_recall", "card_precision")
+    reports = {b: t.report() for b, t in tallies.items()}
+    return {b: {k: r[k] for k in keys} for b, r in reports.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
