@@ -535,6 +535,27 @@ def test_cards_in_part_of_a_large_photo_are_looked_at_closer():
 
 
 @needs_models
+def test_a_first_pass_of_tiny_indices_is_followed_by_a_wider_look(monkeypatch):
+    """A 1920-px scene in a 3840-px frame: the first pass sees its indices at about 9 px and
+    misses cards away from those it finds, so the first closer look keeps ZOOM_TINY_MARGIN index
+    sizes around them, not ZOOM_MARGIN (this render: four cards of the table found only so)."""
+    from vision import scan
+    from vision.synth.scene import MIN_VISIBLE, in_wider_frame
+
+    scene, corners = render_scene(1_200_068, list(HELD_OUT), scale=3, min_visible=0.0)
+    photo, corners = in_wider_frame(scene, corners, 1_200_068, 2.0)
+    truth = {c.card for c in corners if c.visible >= MIN_VISIBLE}
+    det = scan.CardDetector()
+    first, _ = det.detector(photo)
+    assert scan.indices_small(first, det.detector.imgsz, max(photo.shape[:2]), scan.ZOOM_TINY)
+    wide = {c["card"] for c in det.scan(photo)["cards"]}
+    monkeypatch.setattr(scan, "ZOOM_TINY_MARGIN", scan.ZOOM_MARGIN)
+    narrow = {c["card"] for c in det.scan(photo)["cards"]}
+    assert len(wide & truth) >= len(narrow & truth) + 3, (sorted(wide), sorted(narrow))
+    assert len(wide - truth) <= len(narrow - truth)
+
+
+@needs_models
 def test_unsure_corners_are_read_again_by_the_second_ensemble():
     from vision.classify import REREAD_BAND, Classifier, best_card
     from vision.detect import Detector
