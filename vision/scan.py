@@ -109,7 +109,7 @@ class CardDetector:
             if look and (len(boxes) == 0 or not indices_small(boxes, self.zoom.imgsz, region.side)):
                 break
             if len(boxes):
-                tiny = look == 0 and indices_small(boxes, self.detector.imgsz, max(h, w), ZOOM_TINY)
+                tiny = look == 0 and indices_small(boxes, self.detector.imgsz, region.side, ZOOM_TINY)
                 closer = region_around(boxes, ZOOM_TINY_MARGIN if tiny else ZOOM_MARGIN, w, h)
             else:
                 closer = region
