@@ -29,7 +29,7 @@ import numpy as np
 
 from .assemble import CODES, MIN_CONF, build_result, card_probabilities
 from .scan import CardDetector
-from .synth.effects import PHOTO_DAMAGE
+from .synth.effects import COLOUR_CASTS, PHOTO_DAMAGE
 
 EVAL_SEED_BASE = 900_000  # disjoint from the seeds used for training and validation scenes
 READABLE = 20  # px: a corner index whose box is at least this tall or wide is "readable"
@@ -212,7 +212,7 @@ def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: flo
     of ``designs`` (the held-out ones by default). ``scale`` > 1 renders the same scenes with more
     pixels, as a phone photo has them; ``wider`` > 1 puts each in a frame that many times wider
     and taller (the camera farther back); ``damage`` adds one of
-    vision.synth.effects.PHOTO_DAMAGE on top."""
+    vision.synth.effects.PHOTO_DAMAGE (or a coloured light of COLOUR_CASTS) on top."""
     from .synth.artwork import HELD_OUT
     from .synth.effects import photo_damage
     from .synth.scene import MIN_VISIBLE, in_wider_frame, render_scene
@@ -248,10 +248,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="render at this many times the 640-px scene size (2-6: phone-like photos)")
     ap.add_argument("--wider", type=float, default=1.0,
                     help="put each rendered scene in a frame this many times wider and taller")
-    ap.add_argument("--damage", choices=PHOTO_DAMAGE,
-                    help="harder photos: defocused, dim (noise, strong JPEG) or shaken")
+    ap.add_argument("--damage", choices=PHOTO_DAMAGE + tuple(COLOUR_CASTS),
+                    help="harder photos: defocused, dim (noise, strong JPEG) or shaken; or a coloured light")
     ap.add_argument("--imgsz", type=int, default=None, help="detector input size")
     ap.add_argument("--no-zoom", action="store_true", help="no second, larger detector pass")
+    ap.add_argument("--no-balance", action="store_true", help="no white balance from the card paper")
     ap.add_argument("--json", type=Path, help="also write the report here")
     args = ap.parse_args(argv)
     det = CardDetector()
@@ -259,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         det.detector.imgsz = args.imgsz
     if args.no_zoom:
         det.zoom = None
+    if args.no_balance:
+        det.balance = False
     reports = {}
     if args.render:
         reports["rendered_held_out"] = evaluate_rendered(args.render, det, seed=args.seed,

@@ -14,6 +14,7 @@ import numpy as np
 
 from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, build_result
 from .classify import PHOTO_REREAD_CONTEXT, Classifier
+from .colour import white_balanced
 from .crops import CONTEXT
 from .detect import Detector
 from .image_io import load_image
@@ -81,6 +82,7 @@ class CardDetector:
     min_conf: float = MIN_CONF  # camera frames and small images
     photo_min_conf: float = PHOTO_MIN_CONF  # images whose long side is at least PHOTO_MIN_SIDE
     zoom: Detector | None = field(default_factory=lambda: Detector(imgsz=ZOOM_IMGSZ))
+    balance: bool = True  # white balance from the card paper where the light is coloured (vision.colour)
 
     def needs_zoom(self, img: np.ndarray, boxes: np.ndarray) -> bool:
         """A second, larger pass pays off: a big image, and its indices small at the first pass."""
@@ -122,7 +124,10 @@ class CardDetector:
 
     def corners(self, img: np.ndarray):
         """-> boxes, detection scores, rank probabilities, suit probabilities."""
-        boxes, scores = self.look_closer(img, *self.detector(img))
+        first = self.detector(img)
+        if self.balance and (white := white_balanced(img, first[0])) is not None:
+            img, first = white, self.detector(white)  # under coloured light: read the balanced image
+        boxes, scores = self.look_closer(img, *first)
         rank_p, suit_p = self.classifier(img, boxes, PHOTO_REREAD_CONTEXT if self.is_photo(img) else CONTEXT)
         return boxes, scores, rank_p, suit_p
 

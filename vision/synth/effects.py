@@ -97,10 +97,17 @@ def damage(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 # card at any size. A dim room (underexposed, sensor noise, strong JPEG), a defocused camera, a
 # shaken one.
 PHOTO_DAMAGE = ("defocus", "dim", "motion")
+# Coloured light the camera did not balance (BGR gains): a tungsten lamp (red over blue about 2:1),
+# cold daylight from a window, a green-tinted fluorescent tube. Beyond the 0.85-1.15 per channel of
+# the scenes' own light, for measuring the white balance of vision.colour.
+COLOUR_CASTS = {"warm": (0.55, 0.85, 1.15), "cool": (1.15, 0.95, 0.65), "green": (0.8, 1.15, 0.8)}
 
 
 def photo_damage(kind: str, img: np.ndarray, scale: float, seed: int) -> np.ndarray:
-    """uint8 BGR image -> the same with ``kind`` of PHOTO_DAMAGE on top, seeded."""
+    """uint8 BGR image -> the same with ``kind`` of PHOTO_DAMAGE (or a light of COLOUR_CASTS) on
+    top, seeded."""
+    if kind in COLOUR_CASTS:
+        return np.clip(img.astype(np.float32) * np.float32(COLOUR_CASTS[kind]), 0, 255).astype(np.uint8)
     rng = np.random.default_rng([seed, 13])
     f = img.astype(np.float32)
     if kind == "defocus":
@@ -112,5 +119,5 @@ def photo_damage(kind: str, img: np.ndarray, scale: float, seed: int) -> np.ndar
     elif kind == "motion":
         f = cv2.filter2D(f, -1, motion_kernel(int(round(3 * scale)) | 1, float(rng.uniform(0, 180))))
     else:
-        raise ValueError(f"unknown photo damage {kind!r}: one of {', '.join(PHOTO_DAMAGE)}")
+        raise ValueError(f"unknown photo damage {kind!r}: one of {', '.join(PHOTO_DAMAGE + tuple(COLOUR_CASTS))}")
     return np.clip(f, 0, 255).astype(np.uint8)
