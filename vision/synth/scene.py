@@ -297,3 +297,20 @@ def in_wider_frame(img: np.ndarray, corners: list[Corner], seed: int, factor: fl
                     [c.box[0] + x0, c.box[1] + y0, c.box[2] + x0, c.box[3] + y0], c.visible)
              for c in corners]
     return out, moved
+
+
+def quarter_turned(img: np.ndarray, corners: list[Corner], clockwise: bool = True):
+    """The scene turned a quarter (as a hand photographed from the side), its corners turned with
+    it. Returns (BGR uint8 image, the corners). Clockwise a point (x, y) goes to (height - y, x);
+    counter-clockwise to (y, width - x)."""
+    h, w = img.shape[:2]
+    if clockwise:
+        out, point = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE), (lambda x, y: [h - y, x])
+    else:
+        out, point = cv2.rotate(img, cv2.ROTATE_90_COUNTERCLOCKWISE), (lambda x, y: [y, w - x])
+    turned = []
+    for c in corners:
+        (ax, ay), (bx, by) = point(c.box[0], c.box[1]), point(c.box[2], c.box[3])
+        turned.append(Corner(c.card, c.zone, [point(x, y) for x, y in c.quad],
+                             [min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)], c.visible))
+    return out, turned
