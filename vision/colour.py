@@ -39,8 +39,8 @@ MAX_GAIN = 3.0  # a channel is never lifted more than this (a deep cast is noise
 
 
 def paper_pixels(img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """M x 3 pixels (uint8 BGR) of the card faces about the index ``boxes``: each box grown to PAPER_CONTEXT
-    of its longer side, sampled on a grid of about PAPER_PATCH pixels a side."""
+    """M x 3 pixels (uint8 BGR) of the card faces about the index ``boxes``: each box grown to
+    PAPER_CONTEXT of its longer side, sampled on a grid of about PAPER_PATCH pixels a side."""
     h, w = img.shape[:2]
     out = []
     for x1, y1, x2, y2 in np.asarray(boxes, np.float32):
