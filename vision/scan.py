@@ -28,7 +28,11 @@ from .image_io import load_image
 # The further pass looks only at the part of the photo where indices were found (with a margin of
 # ZOOM_MARGIN index sizes), so cards that fill only part of the frame are seen at more pixels, and
 # looks closer once more while the indices are still small there (see models/MODEL_CARD.md).
-ZOOM_MIN_SIDE = PHOTO_MIN_SIDE  # image pixels (long side): below, 640 px holds little more detail than 416
+# Image pixels (long side) from which a closer look may be taken: a 640-px frame holds little more
+# detail than the first pass sees, an image of 720 px and more does (held-out scenes rendered at
+# 800 and 896 px, 150 each: recall 0.8769 / 0.8866 with looks from 960 px, 0.9129 / 0.9256 from
+# 720, precision 0.993-0.997 -> 0.991-0.994; models/MODEL_CARD.md). Such images keep the frame bar.
+ZOOM_MIN_SIDE = 720
 ZOOM_BELOW = 26.0  # median index box side at a pass's input (network pixels) that asks for a closer look
 ZOOM_IMGSZ = 640
 ZOOM_MARGIN = 4.0  # index sizes kept around the indices found, for those the earlier pass missed
