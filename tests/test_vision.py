@@ -816,6 +816,25 @@ def test_piki_scan_gives_its_warnings_in_the_language_asked(tmp_path, capsys):
 
 
 @needs_models
+def test_a_black_and_white_photo_is_scanned_with_a_warning_about_the_suits(tmp_path, capsys):
+    from api.cli import main
+
+    img, _ = render_scene(930_006, list(HELD_OUT), scale=2)
+    colour, grey = tmp_path / "colour.jpg", tmp_path / "grey.jpg"
+    cv2.imwrite(str(colour), img)
+    cv2.imwrite(str(grey), cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))  # a one-channel JPEG
+    assert main(["scan", str(colour), "--json"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert "black_and_white" not in plain and not any("black-and-white" in w for w in plain["warnings"])
+    assert main(["scan", str(grey), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["cards"] and out["black_and_white"] is True
+    assert out["warnings"][0].startswith("a black-and-white image: suits are told apart by their colour")
+    assert main(["scan", str(grey), "--json", "--lang", "pl"]) == 0
+    assert json.loads(capsys.readouterr().out)["warnings"][0].startswith("obraz czarno-biały")
+
+
+@needs_models
 def test_a_heic_phone_photo_scans_like_the_same_photo_in_png(tmp_path, capsys):
     from vision.cli import run_scan
     from vision.scan import scan_image

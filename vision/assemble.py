@@ -118,12 +118,16 @@ WARNINGS: dict[str, dict[str, str]] = {
         "none": "no cards found: frame the cards so their corner indices are sharp and well lit",
         "uncertain": "{card} uncertain ({confidence}): re-shoot closer",
         "too_many": "{n} cards in the hand zone: a hand holds at most 13",
+        "black_and_white": "a black-and-white image: suits are told apart by their colour too, so check"
+                           " them, or send a colour photo",
     },
     "pl": {
         "none": "nie znaleziono kart: ustaw karty tak, żeby ich narożne oznaczenia były ostre i dobrze"
                 " oświetlone",
         "uncertain": "{card} niepewna ({confidence}): zrób zdjęcie z bliska",
         "too_many": "kart w strefie ręki: {n}, a ręka ma najwyżej 13",
+        "black_and_white": "obraz czarno-biały: kolory kart rozpoznaje się też po barwie, więc je sprawdź"
+                           " albo wyślij zdjęcie kolorowe",
     },
 }
 
@@ -140,17 +144,20 @@ def warnings_in(scan: dict, lang: str) -> list[str]:
     none)."""
     if lang == "en" or not scan.get("warnings"):
         return list(scan.get("warnings", []))
-    return scan_warnings(scan.get("cards", []), lang)
+    return scan_warnings(scan.get("cards", []), lang, black_and_white=bool(scan.get("black_and_white")))
 
 
-def scan_warnings(cards: list[dict], lang: str = "en") -> list[str]:
-    """The warnings of a scan whose cards are ``cards`` (as in its answer): no card found, a card
-    read with a confidence under ``UNCERTAIN`` (naming it), more than 13 cards in the hand zone.
+def scan_warnings(cards: list[dict], lang: str = "en", black_and_white: bool = False) -> list[str]:
+    """The warnings of a scan whose cards are ``cards`` (as in its answer): a black-and-white image
+    (the scan's answer says ``"black_and_white": true``), no card found, a card read with a
+    confidence under ``UNCERTAIN`` (naming it), more than 13 cards in the hand zone.
 
     >>> scan_warnings([{"card": "QH", "confidence": 0.45, "zone": "hand"}], "pl")
     ['QH niepewna (0,45): zrób zdjęcie z bliska']
     """
-    warnings = [] if cards else [warning_text(lang, "none")]
+    warnings = [warning_text(lang, "black_and_white")] if black_and_white else []
+    if not cards:
+        warnings.append(warning_text(lang, "none"))
     for c in cards:
         if c["confidence"] < UNCERTAIN:
             warnings.append(warning_text(lang, "uncertain", card=c["card"], confidence=f"{c['confidence']:.2f}"))

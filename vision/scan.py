@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, assign_cards, build_result
+from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, assign_cards, build_result, scan_warnings
 from .classify import PHOTO_REREAD_CONTEXT, Classifier
-from .colour import white_balanced
+from .colour import black_and_white, white_balanced
 from .crops import CONTEXT
 from .detect import Detector
 from .image_io import load_image
@@ -198,7 +198,11 @@ class CardDetector:
         return boxes, scores, rank_p, suit_p
 
     def scan(self, img: np.ndarray) -> dict:
-        return build_result(*self.corners(img), min_conf=self.bar(img))
+        result = build_result(*self.corners(img), min_conf=self.bar(img))
+        if result["cards"] and black_and_white(img):  # suits read without their colour: say so
+            result["black_and_white"] = True
+            result["warnings"] = scan_warnings(result["cards"], black_and_white=True)
+        return result
 
 
 _default: CardDetector | None = None
