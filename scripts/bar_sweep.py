@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.evaluate import Tally, rendered_scenes  # noqa: E402
 from vision.scan import CardDetector  # noqa: E402
-from vision.synth.effects import COLOUR_CASTS, PHOTO_DAMAGE  # noqa: E402
+from vision.synth.effects import PHOTO_CONDITIONS  # noqa: E402
 
 
 def sweep(n: int, seed: int, scale: float, bars: list[float], damage: str | None = None,
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--render", type=int, default=100)
     ap.add_argument("--seed", type=int, default=800_000)
     ap.add_argument("--scale", type=float, default=3.0)
-    ap.add_argument("--damage", choices=PHOTO_DAMAGE + tuple(COLOUR_CASTS))
+    ap.add_argument("--damage", choices=PHOTO_CONDITIONS)
     ap.add_argument("--wider", type=float, default=1.0)
     ap.add_argument("--bars", default="0.30,0.33,0.36,0.40", help="comma-separated card confidences")
     ap.add_argument("--json", type=Path, help="also write the figures here")

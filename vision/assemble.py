@@ -101,15 +101,22 @@ def card_box(boxes, card: Card) -> list[int]:
     return [int(round(b[:, 0].min())), int(round(b[:, 1].min())), int(round(b[:, 2].max())), int(round(b[:, 3].max()))]
 
 
-def build_result(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF) -> dict:
+def build_result(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF,
+                 black_and_white: bool = False) -> dict:
+    """The scan's answer from its corners. ``black_and_white``: the image has no colour, so where
+    cards were read the answer says ``"black_and_white": true`` and warns about their suits."""
     cards = assign_cards(boxes, det_scores, rank_p, suit_p, min_conf)
     assign_zones(boxes, cards)
     cards.sort(key=lambda c: (c.zone != "hand", card_box(boxes, c)[0], card_box(boxes, c)[1]))
     out = [{"card": c.code, "confidence": round(c.confidence, 3), "box": card_box(boxes, c), "zone": c.zone}
            for c in cards]
     hand = [c["card"] for c in out if c["zone"] == "hand"]
-    return {"cards": out, "hand": hand, "table": [c["card"] for c in out if c["zone"] == "table"],
-            "warnings": scan_warnings(out)}
+    grey = black_and_white and bool(out)  # suits read without their colour: say so
+    result = {"cards": out, "hand": hand, "table": [c["card"] for c in out if c["zone"] == "table"],
+              "warnings": scan_warnings(out, black_and_white=grey)}
+    if grey:
+        result["black_and_white"] = True
+    return result
 
 
 # What a scan warns about, per language (``piki scan --lang``, ``POST /v1/scan?lang=``).

@@ -29,7 +29,7 @@ import numpy as np
 
 from .assemble import CODES, MIN_CONF, build_result, card_probabilities
 from .scan import CardDetector
-from .synth.effects import COLOUR_CASTS, PHOTO_DAMAGE
+from .synth.effects import PHOTO_CONDITIONS
 
 EVAL_SEED_BASE = 900_000  # disjoint from the seeds used for training and validation scenes
 READABLE = 20  # px: a corner index whose box is at least this tall or wide is "readable"
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="render at this many times the 640-px scene size (2-6: phone-like photos)")
     ap.add_argument("--wider", type=float, default=1.0,
                     help="put each rendered scene in a frame this many times wider and taller")
-    ap.add_argument("--damage", choices=PHOTO_DAMAGE + tuple(COLOUR_CASTS),
+    ap.add_argument("--damage", choices=PHOTO_CONDITIONS,
                     help="harder photos: defocused, dim (noise, strong JPEG) or shaken; or a coloured light")
     ap.add_argument("--imgsz", type=int, default=None, help="detector input size")
     ap.add_argument("--no-zoom", action="store_true", help="no second, larger detector pass")

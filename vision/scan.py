@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, assign_cards, build_result, scan_warnings
+from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, assign_cards, build_result
 from .classify import PHOTO_REREAD_CONTEXT, Classifier
 from .colour import black_and_white, white_balanced
 from .crops import CONTEXT
@@ -198,11 +198,7 @@ class CardDetector:
         return boxes, scores, rank_p, suit_p
 
     def scan(self, img: np.ndarray) -> dict:
-        result = build_result(*self.corners(img), min_conf=self.bar(img))
-        if result["cards"] and black_and_white(img):  # suits read without their colour: say so
-            result["black_and_white"] = True
-            result["warnings"] = scan_warnings(result["cards"], black_and_white=True)
-        return result
+        return build_result(*self.corners(img), min_conf=self.bar(img), black_and_white=black_and_white(img))
 
 
 _default: CardDetector | None = None

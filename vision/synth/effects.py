@@ -101,6 +101,7 @@ PHOTO_DAMAGE = ("defocus", "dim", "motion")
 # cold daylight from a window, a green-tinted fluorescent tube. Beyond the 0.85-1.15 per channel of
 # the scenes' own light, for measuring the white balance of vision.colour.
 COLOUR_CASTS = {"warm": (0.55, 0.85, 1.15), "cool": (1.15, 0.95, 0.65), "green": (0.8, 1.15, 0.8)}
+PHOTO_CONDITIONS = PHOTO_DAMAGE + tuple(COLOUR_CASTS)  # what ``photo_damage`` can put on a render
 
 
 def photo_damage(kind: str, img: np.ndarray, scale: float, seed: int) -> np.ndarray:
@@ -119,5 +120,5 @@ def photo_damage(kind: str, img: np.ndarray, scale: float, seed: int) -> np.ndar
     elif kind == "motion":
         f = cv2.filter2D(f, -1, motion_kernel(int(round(3 * scale)) | 1, float(rng.uniform(0, 180))))
     else:
-        raise ValueError(f"unknown photo damage {kind!r}: one of {', '.join(PHOTO_DAMAGE + tuple(COLOUR_CASTS))}")
+        raise ValueError(f"unknown photo damage {kind!r}: one of {', '.join(PHOTO_CONDITIONS)}")
     return np.clip(f, 0, 255).astype(np.uint8)
