@@ -658,6 +658,7 @@ def test_a_hand_turned_sideways_is_read_a_quarter_turned():
     without the turn (on these twelve when written: 103 turned clockwise and 102 the other way, 91
     and 86 without the turn, against 100 upright), and gives each card's box where the card lies in
     the turned image."""
+    from vision.evaluate import iou_matrix
     from vision.scan import CardDetector, sideways
 
     turning, plain = CardDetector(), CardDetector(turn=False)
@@ -683,19 +684,12 @@ def test_a_hand_turned_sideways_is_read_a_quarter_turned():
                 if c["card"] in boxes:  # the upright box, turned as the image was
                     x1, y1, x2, y2 = boxes[c["card"]]
                     moved = [h - y2, x1, h - y1, x2] if turn == cv2.ROTATE_90_CLOCKWISE else [y1, w - x2, y2, w - x1]
-                    overlaps.append(box_iou(moved, c["box"]))
+                    overlaps.append(iou_matrix(np.float32([moved]), np.float32([c["box"]]))[0, 0])
     assert found["turned"] >= found["plain"] + 10, found
     assert found["turned"] >= found["upright"] - 6, found
     assert wrong["turned"] <= wrong["plain"] + 2, wrong
     assert np.median(overlaps) > 0.7 and len(overlaps) >= 160, (np.median(overlaps), len(overlaps))
     assert seen_sideways["turned"] >= 18 and seen_sideways["upright"] <= 3, seen_sideways
-
-
-def box_iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 @needs_models
