@@ -1013,3 +1013,53 @@ def test_train_without_its_packages_says_so_before_making_scenes(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and "requirements-train.txt" in p.stderr and "Traceback" not in p.stderr
     assert not (tmp_path / "run").exists()
+
+
+def test_train_from_a_checkpoint_that_is_not_there_says_so(tmp_path):
+    """`--detector-from` naming no file stops at once with the path, before any scene or import."""
+    import subprocess
+    import sys
+
+    missing = tmp_path / "nowhere.pt"
+    p = subprocess.run([sys.executable, "-m", "vision.train", "--out", str(tmp_path / "run"), "--detector-from",
+                        str(missing), "--skip-classifier", "--slant-hours", "0.5"], cwd=MODELS.parent,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and str(missing) in p.stderr and "Traceback" not in p.stderr
+    assert not (tmp_path / "run").exists()
+
+
+def test_scenes_at_a_slant_narrow_the_far_edge_and_keep_their_labels():
+    """Training scenes may be drawn at a slant (a share of them, from a generator of their own):
+    the others are the scenes of before, pixel for pixel; a slanted scene's labels are squeezed
+    towards the far edge with its cards. The evaluation's post-render slant moves the labels with
+    the image."""
+    from vision.synth.artwork import FIRST_DESIGNS, HELD_OUT
+    from vision.synth.scene import render_scene, slanted
+
+    changed = 0
+    for seed in range(7000, 7016):
+        img, corners = render_scene(seed, list(FIRST_DESIGNS), slant=0.5)
+        plain, plain_corners = render_scene(seed, list(FIRST_DESIGNS))
+        if np.array_equal(img, plain):
+            assert [c.box for c in corners] == [c.box for c in plain_corners]
+            continue
+        changed += 1
+        assert corners, "a slanted scene keeps labelled indices"
+        for c in corners:  # every label inside the frame and around a real quadrilateral
+            x1, y1, x2, y2 = c.box
+            assert 0 <= x1 < x2 <= img.shape[1] and 0 <= y1 < y2 <= img.shape[0]
+    assert 3 <= changed <= 13  # about half of 16
+
+    img, corners = render_scene(900_002, list(HELD_OUT))
+    warped, moved = slanted(img, corners, 0.5)
+    assert warped.shape == img.shape and len(moved) == len(corners)
+    h, w = img.shape[:2]
+    ratio = {}
+    for c, m in zip(corners, moved):
+        assert m.box[1] >= 0.25 * h - 1  # nothing above the far edge, moved down by a quarter
+        assert m.box[0] >= 0 and m.box[2] <= w
+        ratio[(c.box[1] + c.box[3]) / 2] = (m.box[2] - m.box[0]) / (c.box[2] - c.box[0])
+    # indices shrink the more the farther up they lay
+    ys = sorted(ratio)
+    top, bottom = ys[: len(ys) // 2], ys[len(ys) // 2:]
+    assert np.mean([ratio[y] for y in top]) < np.mean([ratio[y] for y in bottom]) <= 1.0 + 1e-6

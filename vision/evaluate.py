@@ -207,25 +207,31 @@ def evaluate_folder(folder: Path, split: str | None, limit: int | None, det: Car
 
 
 def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: float = 1.0,
-                    wider: float = 1.0, damage: str | None = None, turn: int = 0):
+                    wider: float = 1.0, damage: str | None = None, turn: int = 0, slant: float = 1.0):
     """Yields (image, labelled corners, their boxes, corners partly seen) of ``n`` rendered scenes
     of ``designs`` (the held-out ones by default). ``scale`` > 1 renders the same scenes with more
     pixels, as a phone photo has them; ``wider`` > 1 puts each in a frame that many times wider
     and taller (the camera farther back); ``damage`` adds one of
     vision.synth.effects.PHOTO_DAMAGE (or a coloured light of COLOUR_CASTS) on top; ``turn`` (90 or
-    270 degrees clockwise) turns the whole image a quarter, as a hand photographed from the side."""
+    270 degrees clockwise) turns the whole image a quarter, as a hand photographed from the side;
+    ``slant`` < 1 warps it as if photographed at a slant, its top edge that many times as wide as
+    its bottom one (vision.synth.scene.slanted)."""
     from .synth.artwork import HELD_OUT
     from .synth.effects import photo_damage
-    from .synth.scene import MIN_VISIBLE, in_wider_frame, quarter_turned, render_scene
+    from .synth.scene import MIN_VISIBLE, in_wider_frame, quarter_turned, render_scene, slanted
 
     if turn not in (0, 90, 270):
         raise ValueError(f"turn must be 0, 90 or 270 degrees, not {turn}")
+    if not 0.1 <= slant <= 1.0:
+        raise ValueError(f"slant must be within 0.1-1.0 (the far edge's width over the near one's), not {slant}")
     for k in range(n):
         img, every = render_scene(seed + k, list(designs or HELD_OUT), scale=scale, min_visible=0.0)
         if damage:
             img = photo_damage(damage, img, scale, seed + k)
         if wider != 1.0:
             img, every = in_wider_frame(img, every, seed + k, wider)
+        if slant < 1.0:
+            img, every = slanted(img, every, slant)
         if turn:
             img, every = quarter_turned(img, every, clockwise=turn == 90)
         corners = [c.as_dict() for c in every if c.visible >= MIN_VISIBLE]
@@ -234,10 +240,11 @@ def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: flo
 
 
 def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_SEED_BASE,
-                      scale: float = 1.0, wider: float = 1.0, damage: str | None = None, turn: int = 0) -> dict:
+                      scale: float = 1.0, wider: float = 1.0, damage: str | None = None, turn: int = 0,
+                      slant: float = 1.0) -> dict:
     """The scenes of :func:`rendered_scenes`, scanned at the detector's own bars."""
     tally = Tally()
-    for img, corners, gt, partial in rendered_scenes(n, designs, seed, scale, wider, damage, turn):
+    for img, corners, gt, partial in rendered_scenes(n, designs, seed, scale, wider, damage, turn, slant):
         tally.add(corners, gt, *det.corners(img), min_conf=det.bar(img), partial=partial)
     return tally.report()
 
@@ -259,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-zoom", action="store_true", help="no second, larger detector pass")
     ap.add_argument("--turn", type=int, choices=(0, 90, 270), default=0,
                     help="turn the rendered scenes a quarter clockwise (90) or counter-clockwise (270)")
+    ap.add_argument("--slant", type=float, default=1.0,
+                    help="photographed at a slant: the far (top) edge this many times as wide as the near one (0.4-1)")
     ap.add_argument("--no-balance", action="store_true", help="no white balance from the card paper")
     ap.add_argument("--no-turn", action="store_true", help="never read an image a quarter turned")
     ap.add_argument("--json", type=Path, help="also write the report here")
@@ -276,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.render:
         reports["rendered_held_out"] = evaluate_rendered(args.render, det, seed=args.seed,
                                                             scale=args.scale, wider=args.wider,
-                                                            damage=args.damage, turn=args.turn)
+                                                            damage=args.damage, turn=args.turn,
+                                                            slant=args.slant)
     if args.folder:
         reports[str(args.folder)] = evaluate_folder(args.folder, args.split, args.limit, det)
     if not reports:

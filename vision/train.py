@@ -6,11 +6,16 @@
                            [--finetune 2x2] [--finetune-seed 21] [--designs first|all]
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
                            [--device cpu|0|auto] [--workers 0] [--refit 3,4] [--refit-scenes 1500] [--refit-only]
-                           [--zone-scenes 4000]
+                           [--zone-scenes 4000] [--detector-from models/corner_detector.pt]
+                           [--slant-hours 1.1] [--slant-scenes 3000] [--slant-share 0.4] [--slant-seed 91]
 
 Steps, each resumable (run the same command again after an interruption):
  1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
  2. corner-index detector: tiny YOLOv8 (vision/training/corner-yolov8t.yaml), one class, ultralytics
+    (--detector-from: from a checkpoint instead, such as the committed models/corner_detector.pt,
+    the shipped detector rebuilt by vision.training.checkpoint), then (--slant-hours) a last pass at
+    480 px on fresh scenes of every training design, a share of them photographed at a slant
+    (OUT/synth_slant)
  3. corner-patch classifiers: two small CNNs (rank + suit heads, torch) trained on different cuts of
     patches (cached in OUT/patches*.npz), averaged at run time
  4. (--finetune) the last classifier fine-tuned on fresh scenes of every training design
@@ -110,9 +115,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--export-dir", type=Path, default=MODELS, help="where the ONNX files are written")
     ap.add_argument("--zone-scenes", type=int, default=4000,
                     help="scenes for the hand/table zone model, read by the exported models (0: keep the file)")
+    ap.add_argument("--detector-from", type=Path,
+                    help="a detector checkpoint (.pt) to start the detector step from, instead of "
+                         "training one from scratch: e.g. models/corner_detector.pt")
+    ap.add_argument("--slant-hours", type=float, default=0.0,
+                    help="a last detector pass on scenes partly photographed at a slant (0: none)")
+    ap.add_argument("--slant-scenes", type=int, default=3000)
+    ap.add_argument("--slant-share", type=float, default=0.4,
+                    help="the share of those scenes at a slant (vision.synth.scene.FAR_EDGE)")
+    ap.add_argument("--slant-seed", type=int, default=91)
+    ap.add_argument("--slant-lr", type=float, default=0.0003)
     ap.add_argument("--skip-detector", action="store_true")
     ap.add_argument("--skip-classifier", action="store_true")
     args = ap.parse_args(argv)
+    if args.detector_from and not args.detector_from.exists():
+        print(f"piki train: no detector checkpoint at {args.detector_from}", file=sys.stderr)
+        return 2
     missing = _missing_packages(args)
     if missing:  # before any scene is made: those take minutes and the training would then stop
         print(f"piki train: the training needs {', '.join(missing)}, not installed here: "
@@ -128,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     synth = args.out / "synth"
     if args.refit_only:
         args.skip_detector = args.skip_classifier = True
+    elif args.detector_from and args.skip_classifier:
+        pass  # the detector alone, from a checkpoint: the first scenes are not needed
     else:
         log(f"scenes: {args.scenes} train + {args.val_scenes} val in {synth}")
         generate(synth, args.scenes, args.val_scenes, args.seed, workers=max(1, args.threads),
@@ -142,18 +162,22 @@ def main(argv: list[str] | None = None) -> int:
 
             device = "0" if torch.cuda.is_available() else "cpu"
         run = dict(device=device, workers=args.workers)
-        log(f"training the corner detector on {device}")
-        t0 = time.time()
-        extra = {"time": args.hours} if args.hours else {}
-        weights = train_detector(synth / "data.yaml", args.out, args.epochs, args.imgsz, args.batch,
-                                 args.threads, **run, **extra)
-        log(f"detector trained in {time.time() - t0:.0f} s: {weights}")
-        if args.finetune_hours:
+        if args.detector_from:
+            weights = args.detector_from
+            log(f"the corner detector from {weights}")
+        else:
+            log(f"training the corner detector on {device}")
+            t0 = time.time()
+            extra = {"time": args.hours} if args.hours else {}
+            weights = train_detector(synth / "data.yaml", args.out, args.epochs, args.imgsz, args.batch,
+                                     args.threads, **run, **extra)
+            log(f"detector trained in {time.time() - t0:.0f} s: {weights}")
+        if args.finetune_hours and not args.detector_from:
             t0 = time.time()
             weights = finetune_detector(weights, synth / "data.yaml", args.out, args.finetune_hours,
                                         args.imgsz, args.batch, args.threads, **run)
             log(f"detector fine-tuned in {time.time() - t0:.0f} s: {weights}")
-        if args.refine_hours:
+        if args.refine_hours and not args.detector_from:
             # A last pass at a larger input: the small indices of a 640-px scene are seen at
             # nearly full resolution, as at run time (Detector.imgsz), not halved as at 320.
             t0 = time.time()
@@ -161,6 +185,16 @@ def main(argv: list[str] | None = None) -> int:
                                         args.refine_imgsz, args.refine_batch, args.threads,
                                         name="detector_refine", lr0=args.refine_lr, **run)
             log(f"detector refined at {args.refine_imgsz} px in {time.time() - t0:.0f} s: {weights}")
+        if args.slant_hours:
+            slant = args.out / "synth_slant"
+            log(f"scenes at a slant: {args.slant_scenes} train + 150 val, {args.slant_share:.0%} slanted, in {slant}")
+            generate(slant, args.slant_scenes, 150, args.slant_seed, workers=max(1, args.threads),
+                     slant=args.slant_share)
+            t0 = time.time()
+            weights = finetune_detector(weights, slant / "data.yaml", args.out, args.slant_hours,
+                                        args.refine_imgsz, args.refine_batch, args.threads,
+                                        name="detector_slant", lr0=args.slant_lr, **run)
+            log(f"detector tuned on slanted scenes in {time.time() - t0:.0f} s: {weights}")
         export_detector(weights, args.export_dir / "corner_detector.onnx", args.imgsz)
         log(f"exported {args.export_dir / 'corner_detector.onnx'}")
 

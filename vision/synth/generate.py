@@ -37,13 +37,13 @@ def yolo_lines(corners, w: int, h: int) -> list[str]:
 
 
 def _write_one(job) -> str:
-    out, split, k, seed, designs = job
+    out, split, k, seed, designs, slant = job
     name = f"{k:06d}"
     img_path = out / "images" / split / f"{name}.jpg"
     meta_path = out / "meta" / split / f"{name}.json"
     if img_path.exists() and meta_path.exists():
         return name
-    img, corners = render_scene(scene_seed(seed, split, k), designs)
+    img, corners = render_scene(scene_seed(seed, split, k), designs, slant=slant)
     h, w = img.shape[:2]
     cv2.imwrite(str(img_path), img, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     (out / "labels" / split / f"{name}.txt").write_text("\n".join(yolo_lines(corners, w, h)) + "\n")
@@ -52,8 +52,9 @@ def _write_one(job) -> str:
 
 
 def generate(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 1,
-             designs: list[str] | None = None) -> None:
-    """``designs``: the training scenes' designs (default: every training design on disk)."""
+             designs: list[str] | None = None, slant: float = 0.0) -> None:
+    """``designs``: the training scenes' designs (default: every training design on disk);
+    ``slant``: the share of scenes photographed at a slant (vision.synth.scene.FAR_EDGE)."""
     jobs = []
     train_designs = training_designs() if designs is None else list(designs)
     if set(train_designs) & set(HELD_OUT):
@@ -61,7 +62,7 @@ def generate(out: Path, n_train: int, n_val: int, seed: int = 0, workers: int = 
     for split, n, split_designs in (("train", n_train, train_designs), ("val", n_val, list(HELD_OUT))):
         for sub in ("images", "labels", "meta"):
             (out / sub / split).mkdir(parents=True, exist_ok=True)
-        jobs += [(out, split, k, seed, tuple(split_designs)) for k in range(n)]
+        jobs += [(out, split, k, seed, tuple(split_designs), slant) for k in range(n)]
     (out / "data.yaml").write_text(
         f"path: {out.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: corner\n")
     done = 0
@@ -87,9 +88,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--val", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--slant", type=float, default=0.0,
+                    help="the share of scenes photographed at a slant (the far edge 0.4-0.9 as wide)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    generate(args.out, args.train, args.val, args.seed, args.workers)
+    if not 0.0 <= args.slant <= 1.0:
+        ap.error(f"--slant is a share of the scenes, 0-1, not {args.slant}")
+    generate(args.out, args.train, args.val, args.seed, args.workers, slant=args.slant)
     return 0
 
 

@@ -167,15 +167,46 @@ def _occluder(rng, canvas, idmap, hand: list[Placement], design: Design):
     idmap[mask > 0] = OCCLUDER
 
 
+# A photo taken at a slant: the table's far edge comes out narrower than its near one, the scene
+# squashed towards it. The renders' own camera tilt moves each frame corner by at most 10 % of the
+# frame, so the far edge stays within about 0.8-1.2 of the near one; photos of a table from a
+# seat are often taken at 0.4-0.7 (held-out renders warped so read 0.93-0.98 of their cards at
+# 1920 px against 0.99 upright). Training scenes can be drawn at a slant (``slant``, the share
+# of them): the far edge FAR_EDGE as wide as the near one, squashed by SQUASH of the height,
+# the far edge at the top in SLANT_TOP of them, else at one of the other three sides.
+FAR_EDGE = (0.4, 0.9)
+SQUASH = (0.05, 0.3)
+SLANT_TOP = 0.6
+
+
+def slant_matrix(w: int, h: int, far: float, squash: float, side: int = 0) -> np.ndarray:
+    """3x3 homography of a ``w`` x ``h`` frame seen at a slant: the side ``side`` (0 top, 1 right,
+    2 bottom, 3 left) ``far`` times as wide as its opposite and moved in by ``squash`` of the frame.
+
+    >>> m = slant_matrix(100, 100, 0.5, 0.2)
+    >>> np.round(cv2.perspectiveTransform(np.float32([[[0, 0]], [[100, 0]], [[0, 100]]]), m).reshape(-1, 2), 1).tolist()
+    [[25.0, 20.0], [75.0, 20.0], [0.0, 100.0]]
+    """
+    i, q = (1.0 - far) / 2, squash
+    src = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])  # top-left, top-right, bottom-right, bottom-left
+    dst = np.float32([[[i, q], [1 - i, q], [1, 1], [0, 1]],
+                      [[0, 0], [1 - q, i], [1 - q, 1 - i], [0, 1]],
+                      [[0, 0], [1, 0], [1 - i, 1 - q], [i, 1 - q]],
+                      [[q, i], [1, 0], [1, 1], [q, 1 - i]]][side])
+    size = np.diag([w, h, 1.0])
+    return size @ cv2.getPerspectiveTransform(src, dst).astype(np.float64) @ np.linalg.inv(size)
+
+
 def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | None = None,
-                 scale: float = 1.0, min_visible: float = MIN_VISIBLE):
+                 scale: float = 1.0, min_visible: float = MIN_VISIBLE, slant: float = 0.0):
     """Returns (BGR uint8 image, list[Corner]).
 
     ``scale`` renders the same scene (layout, cards, damage) with that many times the pixels:
     ``scale=2`` is a 1280-px photo of what ``scale=1`` shows at 640 px, as a phone would take it.
     ``min_visible`` below MIN_VISIBLE also returns corners that show only in part (the labels
     leave them out; an evaluation needs them to tell a partly hidden card read right from a
-    wrong one); the pixels are the same.
+    wrong one); the pixels are the same. ``slant``: the share of scenes photographed at a slant
+    (FAR_EDGE, SQUASH), drawn from a generator of its own so that at 0 every scene is as before.
     """
     rng = np.random.default_rng(seed)
     w1, h1 = SIZES[int(rng.integers(0, len(SIZES)))]
@@ -212,6 +243,12 @@ def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | No
         persp = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
         for p in placements:
             p.matrix = persp @ p.matrix
+    tilt = np.random.default_rng([seed, 27])
+    if slant and tilt.random() < slant:
+        side = 0 if tilt.random() < SLANT_TOP else int(tilt.integers(1, 4))
+        m = slant_matrix(w, h, tilt.uniform(*FAR_EDGE), tilt.uniform(*SQUASH), side)
+        for p in placements:
+            p.matrix = m @ p.matrix
 
     cast_shadow = rng.random() < 0.6
     sh_off = rng.normal(0, 0.02 * base_w, 2) + 0.02 * base_w
@@ -296,6 +333,23 @@ def in_wider_frame(img: np.ndarray, corners: list[Corner], seed: int, factor: fl
     moved = [Corner(c.card, c.zone, [[x + x0, y + y0] for x, y in c.quad],
                     [c.box[0] + x0, c.box[1] + y0, c.box[2] + x0, c.box[3] + y0], c.visible)
              for c in corners]
+    return out, moved
+
+
+def slanted(img: np.ndarray, corners: list[Corner], far: float, squash: float | None = None):
+    """The rendered scene as if photographed at a slant: its top edge ``far`` times as wide as its
+    bottom one, squashed by ``squash`` of the height (by default half of what the top lost), the
+    corners moved with it; the image's edges are carried into the emptied border. Returns (BGR
+    uint8 image, the corners)."""
+    h, w = img.shape[:2]
+    m = slant_matrix(w, h, far, (1.0 - far) / 2 if squash is None else squash)
+    out = cv2.warpPerspective(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    moved = []
+    for c in corners:
+        q = cv2.perspectiveTransform(np.float32(c.quad).reshape(-1, 1, 2), m).reshape(-1, 2)
+        box = [max(0.0, float(q[:, 0].min())), max(0.0, float(q[:, 1].min())),
+               min(float(w), float(q[:, 0].max())), min(float(h), float(q[:, 1].max()))]
+        moved.append(Corner(c.card, c.zone, np.round(q, 2).tolist(), [round(v, 2) for v in box], c.visible))
     return out, moved
 
 
