@@ -1063,3 +1063,11 @@ def test_scenes_at_a_slant_narrow_the_far_edge_and_keep_their_labels():
     ys = sorted(ratio)
     top, bottom = ys[: len(ys) // 2], ys[len(ys) // 2:]
     assert np.mean([ratio[y] for y in top]) < np.mean([ratio[y] for y in bottom]) <= 1.0 + 1e-6
+
+
+def test_evaluate_refuses_a_slant_out_of_range(capsys):
+    from vision.evaluate import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--render", "1", "--slant", "0.05"])
+    assert e.value.code == 2 and "--slant" in capsys.readouterr().err

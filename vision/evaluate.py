@@ -267,11 +267,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turn", type=int, choices=(0, 90, 270), default=0,
                     help="turn the rendered scenes a quarter clockwise (90) or counter-clockwise (270)")
     ap.add_argument("--slant", type=float, default=1.0,
-                    help="photographed at a slant: the far (top) edge this many times as wide as the near one (0.4-1)")
+                    help="photographed at a slant: the far (top) edge this many times as wide as the near one (0.1-1; 1: upright)")
     ap.add_argument("--no-balance", action="store_true", help="no white balance from the card paper")
     ap.add_argument("--no-turn", action="store_true", help="never read an image a quarter turned")
     ap.add_argument("--json", type=Path, help="also write the report here")
     args = ap.parse_args(argv)
+    if not 0.1 <= args.slant <= 1.0:
+        ap.error(f"--slant is the far edge's width over the near one's, 0.1-1, not {args.slant}")
     det = CardDetector()
     if args.imgsz:
         det.detector.imgsz = args.imgsz

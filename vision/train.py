@@ -7,7 +7,7 @@
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
                            [--device cpu|0|auto] [--workers 0] [--refit 3,4] [--refit-scenes 1500] [--refit-only]
                            [--zone-scenes 4000] [--detector-from models/corner_detector.pt]
-                           [--slant-hours 1.1] [--slant-scenes 3000] [--slant-share 0.4] [--slant-seed 91]
+                           [--slant-hours 0] [--slant-scenes 3000] [--slant-share 0.4] [--slant-seed 91]
 
 Steps, each resumable (run the same command again after an interruption):
  1. synthetic scenes (vision.synth.generate) from datasets/artwork/raster; val uses held-out designs
