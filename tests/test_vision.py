@@ -1030,9 +1030,9 @@ def test_train_from_a_checkpoint_that_is_not_there_says_so(tmp_path):
 
 def test_scenes_at_a_slant_narrow_the_far_edge_and_keep_their_labels():
     """Training scenes may be drawn at a slant (a share of them, from a generator of their own):
-    the others are the scenes of before, pixel for pixel; a slanted scene's labels are squeezed
-    towards the far edge with its cards. The evaluation's post-render slant moves the labels with
-    the image."""
+    the others are the scenes of before, pixel for pixel, and a slanted one keeps labels inside its
+    frame. The evaluation's post-render slant moves the labels with the image: below the moved far
+    edge, and narrower the farther up they lay."""
     from vision.synth.artwork import FIRST_DESIGNS, HELD_OUT
     from vision.synth.scene import render_scene, slanted
 
@@ -1045,7 +1045,7 @@ def test_scenes_at_a_slant_narrow_the_far_edge_and_keep_their_labels():
             continue
         changed += 1
         assert corners, "a slanted scene keeps labelled indices"
-        for c in corners:  # every label inside the frame and around a real quadrilateral
+        for c in corners:  # every label inside the frame, and not empty
             x1, y1, x2, y2 = c.box
             assert 0 <= x1 < x2 <= img.shape[1] and 0 <= y1 < y2 <= img.shape[0]
     assert 3 <= changed <= 13  # about half of 16

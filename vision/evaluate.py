@@ -206,6 +206,12 @@ def evaluate_folder(folder: Path, split: str | None, limit: int | None, det: Car
     return tally.report()
 
 
+def check_slant(slant: float) -> None:
+    """A slant is the far edge's width over the near one's: 0.1-1 (1: upright)."""
+    if not 0.1 <= slant <= 1.0:
+        raise ValueError(f"slant must be within 0.1-1.0 (the far edge's width over the near one's), not {slant}")
+
+
 def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: float = 1.0,
                     wider: float = 1.0, damage: str | None = None, turn: int = 0, slant: float = 1.0):
     """Yields (image, labelled corners, their boxes, corners partly seen) of ``n`` rendered scenes
@@ -222,8 +228,7 @@ def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: flo
 
     if turn not in (0, 90, 270):
         raise ValueError(f"turn must be 0, 90 or 270 degrees, not {turn}")
-    if not 0.1 <= slant <= 1.0:
-        raise ValueError(f"slant must be within 0.1-1.0 (the far edge's width over the near one's), not {slant}")
+    check_slant(slant)
     for k in range(n):
         img, every = render_scene(seed + k, list(designs or HELD_OUT), scale=scale, min_visible=0.0)
         if damage:
@@ -272,8 +277,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-turn", action="store_true", help="never read an image a quarter turned")
     ap.add_argument("--json", type=Path, help="also write the report here")
     args = ap.parse_args(argv)
-    if not 0.1 <= args.slant <= 1.0:
-        ap.error(f"--slant is the far edge's width over the near one's, 0.1-1, not {args.slant}")
+    try:
+        check_slant(args.slant)
+    except ValueError as e:
+        ap.error(f"--slant: {e}")
     det = CardDetector()
     if args.imgsz:
         det.detector.imgsz = args.imgsz
