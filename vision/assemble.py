@@ -107,9 +107,9 @@ def build_result(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF,
     cards were read the answer says ``"black_and_white": true`` and warns about their suits."""
     cards = assign_cards(boxes, det_scores, rank_p, suit_p, min_conf)
     assign_zones(boxes, cards)
-    cards.sort(key=lambda c: (c.zone != "hand", card_box(boxes, c)[0], card_box(boxes, c)[1]))
     out = [{"card": c.code, "confidence": round(c.confidence, 3), "box": card_box(boxes, c), "zone": c.zone}
            for c in cards]
+    out.sort(key=lambda c: (c["zone"] != "hand", c["box"][0], c["box"][1]))
     hand = [c["card"] for c in out if c["zone"] == "hand"]
     grey = black_and_white and bool(out)  # suits read without their colour: say so
     result = {"cards": out, "hand": hand, "table": [c["card"] for c in out if c["zone"] == "table"],

@@ -197,6 +197,17 @@ def slant_matrix(w: int, h: int, far: float, squash: float, side: int = 0) -> np
     return size @ cv2.getPerspectiveTransform(src, dst).astype(np.float64) @ np.linalg.inv(size)
 
 
+def quad_box(pts: np.ndarray, w: int, h: int) -> list[float]:
+    """The box [x1, y1, x2, y2] around a quad's points (N x 2), within a ``w`` x ``h`` frame,
+    rounded to 0.01 px.
+
+    >>> quad_box(np.array([[-3.0, 5.0], [20.0, 2.123], [12.0, 40.0]]), 16, 30)
+    [0.0, 2.12, 16.0, 30.0]
+    """
+    lo, hi = np.clip(pts.min(0), 0, [w, h]), np.clip(pts.max(0), 0, [w, h])
+    return [round(float(v), 2) for v in (*lo, *hi)]
+
+
 def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | None = None,
                  scale: float = 1.0, min_visible: float = MIN_VISIBLE, slant: float = 0.0):
     """Returns (BGR uint8 image, list[Corner]).
@@ -307,12 +318,10 @@ def render_scene(seed: int, designs: list[str] | tuple[str, ...], root: str | No
             if total < 6:
                 continue
             seen = int((own & (own_map == idx)).sum()) / total
-            bx1, by1 = np.clip(pts.min(0), 0, [w, h])
-            bx2, by2 = np.clip(pts.max(0), 0, [w, h])
-            if seen < min_visible or seen == 0 or bx2 - bx1 < 4 or by2 - by1 < 4:
+            box = quad_box(pts, w, h)
+            if seen < min_visible or seen == 0 or box[2] - box[0] < 4 or box[3] - box[1] < 4:
                 continue
-            corners.append(Corner(p.code, p.zone, np.round(pts, 2).tolist(),
-                                  [round(float(v), 2) for v in (bx1, by1, bx2, by2)], seen))
+            corners.append(Corner(p.code, p.zone, np.round(pts, 2).tolist(), box, seen))
     return damage(rng, canvas), corners
 
 
@@ -347,9 +356,7 @@ def slanted(img: np.ndarray, corners: list[Corner], far: float, squash: float | 
     moved = []
     for c in corners:
         q = cv2.perspectiveTransform(np.float32(c.quad).reshape(-1, 1, 2), m).reshape(-1, 2)
-        box = [max(0.0, float(q[:, 0].min())), max(0.0, float(q[:, 1].min())),
-               min(float(w), float(q[:, 0].max())), min(float(h), float(q[:, 1].max()))]
-        moved.append(Corner(c.card, c.zone, np.round(q, 2).tolist(), [round(v, 2) for v in box], c.visible))
+        moved.append(Corner(c.card, c.zone, np.round(q, 2).tolist(), quad_box(q, w, h), c.visible))
     return out, moved
 
 
