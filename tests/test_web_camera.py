@@ -109,3 +109,60 @@ def test_fake_camera_records_a_trick(tmp_path):
                 b.close()
     finally:
         srv.stop()
+
+
+def test_frames_are_sent_at_most_1280_pixels_wide(tmp_path):
+    """A camera that can give 1920 x 1080: the page asks it for 1280 px and sends its frames 1280
+    px wide (a page sending 960-px frames, as before, fails here: those miss twice the cards)."""
+    import io
+
+    from PIL import Image
+    from playwright.sync_api import sync_playwright
+
+    w, h = 1920, 1080
+    clip = tmp_path / "wide.y4m"
+    im = Image.new("RGB", (w, h), (22, 110, 62))
+    card = Image.open(ART / "QH.png").convert("RGB")
+    im.paste(card.resize((300, int(300 * card.height / card.width))), (800, 300))
+    y, cb, cr = im.convert("YCbCr").split()
+    frame = b"FRAME\n" + y.tobytes() + cb.resize((w // 2, h // 2)).tobytes() + cr.resize((w // 2, h // 2)).tobytes()
+    with open(clip, "wb") as f:
+        f.write(f"YUV4MPEG2 W{w} H{h} F{FPS}:1 Ip A1:1 C420jpeg\n".encode())
+        for _ in range(FPS):
+            f.write(frame)
+
+    srv = Server(str(tmp_path / "wide.db")).start()
+    try:
+        with srv.client() as c:
+            gid = c.post("/v1/games", json={"dealer": "N", "user_seat": "S"}).json()["game_id"]
+        sizes: list[tuple[int, int]] = []
+
+        def on_socket(ws):
+            ws.on("framesent", lambda payload: sizes.append(Image.open(io.BytesIO(payload)).size)
+                  if isinstance(payload, bytes) else None)
+
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                f"--use-file-for-fake-video-capture={clip}"])
+            try:
+                ctx = b.new_context(base_url=srv.url, permissions=["camera"], bypass_csp=True)
+                page = ctx.new_page()
+                page.on("websocket", on_socket)
+                page.goto(f"/#live/{gid}")
+                page.wait_for_function(f"document.querySelector('#live-id').textContent === '{gid}'")
+                page.click("#cam-start")
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and len(sizes) < 3:
+                    page.wait_for_timeout(250)
+                camera = page.evaluate("[document.querySelector('#live-video').videoWidth,"
+                                       " document.querySelector('#live-video').videoHeight]")
+            finally:
+                b.close()
+    finally:
+        srv.stop()
+    assert len(sizes) >= 3, f"frames sent: {sizes}"
+    assert camera[0] >= 1280, f"the fake camera gave {camera}"
+    assert set(sizes) == {(1280, round(1280 * camera[1] / camera[0]))}, (sizes, camera)
