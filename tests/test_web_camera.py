@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,19 @@ SPOTS = {"N": (245, 10), "E": (460, 135), "S": (245, 262), "W": (30, 135)}
 CARD_W = 150
 
 
+def write_y4m(path: Path, shots: list, hold: int) -> None:
+    """A YUV4MPEG2 clip of PIL RGB images (all of one size), each held for ``hold`` frames."""
+    w, h = shots[0].size
+    with open(path, "wb") as f:
+        f.write(f"YUV4MPEG2 W{w} H{h} F{FPS}:1 Ip A1:1 C420jpeg\n".encode())
+        for im in shots:
+            y, cb, cr = im.convert("YCbCr").split()
+            frame = (b"FRAME\n" + y.tobytes() + cb.resize((w // 2, h // 2)).tobytes()
+                     + cr.resize((w // 2, h // 2)).tobytes())
+            for _ in range(hold):
+                f.write(frame)
+
+
 def render_clip(path: Path, trick: list[tuple[str, str]], hold_s: float = 4.0) -> None:
     """A YUV4MPEG2 clip: empty table, then the trick's cards one by one, then the table cleared."""
     from PIL import Image
@@ -44,22 +58,39 @@ def render_clip(path: Path, trick: list[tuple[str, str]], hold_s: float = 4.0) -
         im = Image.open(ART / f"{code}.png").convert("RGB")
         pictures[code] = im.resize((CARD_W, int(CARD_W * im.height / im.width)))
     scenes: list[list[tuple[str, str]]] = [[]] + [trick[:i + 1] for i in range(len(trick))] + [[]]
-    with open(path, "wb") as f:
-        f.write(f"YUV4MPEG2 W{W} H{H} F{FPS}:1 Ip A1:1 C420jpeg\n".encode())
-        for scene in scenes:
-            im = Image.new("RGB", (W, H), (22, 110, 62))
-            for seat, code in scene:
-                im.paste(pictures[code], SPOTS[seat])
-            y, cb, cr = im.convert("YCbCr").split()
-            frame = (b"FRAME\n" + y.tobytes() + cb.resize((W // 2, H // 2)).tobytes()
-                     + cr.resize((W // 2, H // 2)).tobytes())
-            for _ in range(int(hold_s * FPS)):
-                f.write(frame)
+    shots = []
+    for scene in scenes:
+        im = Image.new("RGB", (W, H), (22, 110, 62))
+        for seat, code in scene:
+            im.paste(pictures[code], SPOTS[seat])
+        shots.append(im)
+    write_y4m(path, shots, int(hold_s * FPS))
+
+
+@contextmanager
+def live_page(clip: Path, url: str, game_id: str, on_websocket=None):
+    """Chromium with ``clip`` as its camera, on the live page of the game, the camera started."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-video-capture={clip}"])
+        try:
+            page = b.new_context(base_url=url, permissions=["camera"], bypass_csp=True).new_page()
+            if on_websocket is not None:
+                page.on("websocket", on_websocket)
+            page.goto(f"/#live/{game_id}")
+            page.wait_for_function(f"document.querySelector('#live-id').textContent === '{game_id}'")
+            page.click("#cam-start")
+            yield page
+        finally:
+            b.close()
 
 
 def test_fake_camera_records_a_trick(tmp_path):
-    from playwright.sync_api import sync_playwright
-
     from advisor.record import HandRecord, replay
 
     hands = deal(77)
@@ -83,30 +114,17 @@ def test_fake_camera_records_a_trick(tmp_path):
                 c.put(f"/v1/games/{gid}/hand", json={"cards": hands[s], "seat": s}).raise_for_status()
             for s in "NESW":
                 c.post(f"/v1/games/{gid}/bids", json={"bid": bids[s]}).raise_for_status()
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                f"--use-file-for-fake-video-capture={clip}"])
-            try:
-                ctx = b.new_context(base_url=srv.url, permissions=["camera"], bypass_csp=True)
-                page = ctx.new_page()
-                page.goto(f"/#live/{gid}")
-                page.wait_for_function(f"document.querySelector('#live-id').textContent === '{gid}'")
-                page.click("#cam-start")
-                deadline = time.monotonic() + 120
-                played: list[str] = []
-                with srv.client() as c:
-                    while time.monotonic() < deadline and len(played) < 4:
-                        played = c.get(f"/v1/games/{gid}").json()["played"]
-                        time.sleep(1)
-                    events = c.get(f"/v1/games/{gid}/events").json()["events"]
-                assert played == [card for _, card in trick], page.inner_text("#frame-status")
-                assert all(e.get("source") == "camera" for e in events if e["type"] == "play")
-                assert page.locator("#camera-msg").is_hidden()
-            finally:
-                b.close()
+        with live_page(clip, srv.url, gid) as page:
+            deadline = time.monotonic() + 120
+            played: list[str] = []
+            with srv.client() as c:
+                while time.monotonic() < deadline and len(played) < 4:
+                    played = c.get(f"/v1/games/{gid}").json()["played"]
+                    time.sleep(1)
+                events = c.get(f"/v1/games/{gid}/events").json()["events"]
+            assert played == [card for _, card in trick], page.inner_text("#frame-status")
+            assert all(e.get("source") == "camera" for e in events if e["type"] == "play")
+            assert page.locator("#camera-msg").is_hidden()
     finally:
         srv.stop()
 
@@ -117,19 +135,12 @@ def test_frames_are_sent_at_most_1280_pixels_wide(tmp_path):
     import io
 
     from PIL import Image
-    from playwright.sync_api import sync_playwright
 
-    w, h = 1920, 1080
     clip = tmp_path / "wide.y4m"
-    im = Image.new("RGB", (w, h), (22, 110, 62))
+    table = Image.new("RGB", (1920, 1080), (22, 110, 62))
     card = Image.open(ART / "QH.png").convert("RGB")
-    im.paste(card.resize((300, int(300 * card.height / card.width))), (800, 300))
-    y, cb, cr = im.convert("YCbCr").split()
-    frame = b"FRAME\n" + y.tobytes() + cb.resize((w // 2, h // 2)).tobytes() + cr.resize((w // 2, h // 2)).tobytes()
-    with open(clip, "wb") as f:
-        f.write(f"YUV4MPEG2 W{w} H{h} F{FPS}:1 Ip A1:1 C420jpeg\n".encode())
-        for _ in range(FPS):
-            f.write(frame)
+    table.paste(card.resize((300, int(300 * card.height / card.width))), (800, 300))
+    write_y4m(clip, [table], FPS)
 
     srv = Server(str(tmp_path / "wide.db")).start()
     try:
@@ -141,26 +152,12 @@ def test_frames_are_sent_at_most_1280_pixels_wide(tmp_path):
             ws.on("framesent", lambda payload: sizes.append(Image.open(io.BytesIO(payload)).size)
                   if isinstance(payload, bytes) else None)
 
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-                f"--use-file-for-fake-video-capture={clip}"])
-            try:
-                ctx = b.new_context(base_url=srv.url, permissions=["camera"], bypass_csp=True)
-                page = ctx.new_page()
-                page.on("websocket", on_socket)
-                page.goto(f"/#live/{gid}")
-                page.wait_for_function(f"document.querySelector('#live-id').textContent === '{gid}'")
-                page.click("#cam-start")
-                deadline = time.monotonic() + 60
-                while time.monotonic() < deadline and len(sizes) < 3:
-                    page.wait_for_timeout(250)
-                camera = page.evaluate("[document.querySelector('#live-video').videoWidth,"
-                                       " document.querySelector('#live-video').videoHeight]")
-            finally:
-                b.close()
+        with live_page(clip, srv.url, gid, on_socket) as page:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and len(sizes) < 3:
+                page.wait_for_timeout(250)
+            camera = page.evaluate("[document.querySelector('#live-video').videoWidth,"
+                                   " document.querySelector('#live-video').videoHeight]")
     finally:
         srv.stop()
     assert len(sizes) >= 3, f"frames sent: {sizes}"
