@@ -1071,3 +1071,25 @@ def test_evaluate_refuses_a_slant_out_of_range(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--render", "1", "--slant", "0.05"])
     assert e.value.code == 2 and "--slant" in capsys.readouterr().err
+
+
+def test_evaluate_scans_renders_sent_as_jpeg():
+    """``--jpeg Q`` scans each render after a JPEG round trip (as the live page sends frames): the
+    same scene, the pixels changed by the compression, more so at a lower quality."""
+    from vision.evaluate import rendered_scenes
+
+    (plain, corners, _, _), = rendered_scenes(1, seed=910_400, scale=2)
+    (fine, fine_corners, _, _), = rendered_scenes(1, seed=910_400, scale=2, jpeg=90)
+    (coarse, _, _, _), = rendered_scenes(1, seed=910_400, scale=2, jpeg=20)
+    assert fine.shape == plain.shape and fine_corners == corners
+    err_fine = np.abs(fine.astype(int) - plain).mean()
+    err_coarse = np.abs(coarse.astype(int) - plain).mean()
+    assert 0 < err_fine < err_coarse
+
+
+def test_evaluate_refuses_a_jpeg_quality_out_of_range(capsys):
+    from vision.evaluate import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--render", "1", "--jpeg", "0"])
+    assert e.value.code == 2 and "--jpeg" in capsys.readouterr().err

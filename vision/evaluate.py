@@ -212,8 +212,21 @@ def check_slant(slant: float) -> None:
         raise ValueError(f"slant must be within 0.1-1.0 (the far edge's width over the near one's), not {slant}")
 
 
+def check_jpeg(quality: int | None) -> None:
+    """A JPEG quality is 1-100 (None: the render as it is)."""
+    if quality is not None and not 1 <= quality <= 100:
+        raise ValueError(f"JPEG quality must be within 1-100, not {quality}")
+
+
+def as_jpeg(img: np.ndarray, quality: int) -> np.ndarray:
+    """``img`` after a round trip through JPEG at ``quality`` (as a browser sends a camera frame)."""
+    ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
 def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: float = 1.0,
-                    wider: float = 1.0, damage: str | None = None, turn: int = 0, slant: float = 1.0):
+                    wider: float = 1.0, damage: str | None = None, turn: int = 0, slant: float = 1.0,
+                    jpeg: int | None = None):
     """Yields (image, labelled corners, their boxes, corners partly seen) of ``n`` rendered scenes
     of ``designs`` (the held-out ones by default). ``scale`` > 1 renders the same scenes with more
     pixels, as a phone photo has them; ``wider`` > 1 puts each in a frame that many times wider
@@ -221,7 +234,8 @@ def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: flo
     vision.synth.effects.PHOTO_DAMAGE (or a coloured light of COLOUR_CASTS) on top; ``turn`` (90 or
     270 degrees clockwise) turns the whole image a quarter, as a hand photographed from the side;
     ``slant`` < 1 warps it as if photographed at a slant, its top edge that many times as wide as
-    its bottom one (vision.synth.scene.slanted)."""
+    its bottom one (vision.synth.scene.slanted); ``jpeg`` saves it as JPEG at that quality and
+    reads it back, as the live page sends its camera frames."""
     from .synth.artwork import HELD_OUT
     from .synth.effects import photo_damage
     from .synth.scene import MIN_VISIBLE, in_wider_frame, quarter_turned, render_scene, slanted
@@ -229,6 +243,7 @@ def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: flo
     if turn not in (0, 90, 270):
         raise ValueError(f"turn must be 0, 90 or 270 degrees, not {turn}")
     check_slant(slant)
+    check_jpeg(jpeg)
     for k in range(n):
         img, every = render_scene(seed + k, list(designs or HELD_OUT), scale=scale, min_visible=0.0)
         if damage:
@@ -239,6 +254,8 @@ def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: flo
             img, every = slanted(img, every, slant)
         if turn:
             img, every = quarter_turned(img, every, clockwise=turn == 90)
+        if jpeg is not None:
+            img = as_jpeg(img, jpeg)
         corners = [c.as_dict() for c in every if c.visible >= MIN_VISIBLE]
         partial = [c.as_dict() for c in every if c.visible < MIN_VISIBLE]
         yield img, corners, np.array([c["box"] for c in corners], np.float32).reshape(-1, 4), partial
@@ -246,10 +263,10 @@ def rendered_scenes(n: int, designs=None, seed: int = EVAL_SEED_BASE, scale: flo
 
 def evaluate_rendered(n: int, det: CardDetector, designs=None, seed: int = EVAL_SEED_BASE,
                       scale: float = 1.0, wider: float = 1.0, damage: str | None = None, turn: int = 0,
-                      slant: float = 1.0) -> dict:
+                      slant: float = 1.0, jpeg: int | None = None) -> dict:
     """The scenes of :func:`rendered_scenes`, scanned at the detector's own bars."""
     tally = Tally()
-    for img, corners, gt, partial in rendered_scenes(n, designs, seed, scale, wider, damage, turn, slant):
+    for img, corners, gt, partial in rendered_scenes(n, designs, seed, scale, wider, damage, turn, slant, jpeg):
         tally.add(corners, gt, *det.corners(img), min_conf=det.bar(img), partial=partial)
     return tally.report()
 
@@ -273,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="turn the rendered scenes a quarter clockwise (90) or counter-clockwise (270)")
     ap.add_argument("--slant", type=float, default=1.0,
                     help="photographed at a slant: the far (top) edge this many times as wide as the near one (0.1-1; 1: upright)")
+    ap.add_argument("--jpeg", type=int, metavar="QUALITY",
+                    help="save each render as JPEG at this quality (1-100) and scan what comes back, as the"
+                         " live page sends its camera frames (quality 80)")
     ap.add_argument("--no-balance", action="store_true", help="no white balance from the card paper")
     ap.add_argument("--no-turn", action="store_true", help="never read an image a quarter turned")
     ap.add_argument("--json", type=Path, help="also write the report here")
@@ -281,6 +301,10 @@ def main(argv: list[str] | None = None) -> int:
         check_slant(args.slant)
     except ValueError as e:
         ap.error(f"--slant: {e}")
+    try:
+        check_jpeg(args.jpeg)
+    except ValueError as e:
+        ap.error(f"--jpeg: {e}")
     det = CardDetector()
     if args.imgsz:
         det.detector.imgsz = args.imgsz
@@ -295,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
         reports["rendered_held_out"] = evaluate_rendered(args.render, det, seed=args.seed,
                                                             scale=args.scale, wider=args.wider,
                                                             damage=args.damage, turn=args.turn,
-                                                            slant=args.slant)
+                                                            slant=args.slant, jpeg=args.jpeg)
     if args.folder:
         reports[str(args.folder)] = evaluate_folder(args.folder, args.split, args.limit, det)
     if not reports:
