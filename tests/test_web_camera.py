@@ -125,13 +125,19 @@ def test_fake_camera_records_a_trick(tmp_path):
             assert played == [card for _, card in trick], page.inner_text("#frame-status")
             assert all(e.get("source") == "camera" for e in events if e["type"] == "play")
             assert page.locator("#camera-msg").is_hidden()
+            # a 640 x 480 camera: the page says that far cards may be missed, and why
+            assert page.locator("#camera-note").is_visible()
+            assert "640×480" in page.inner_text("#camera-note")
+            page.click("#cam-stop")
+            assert page.locator("#camera-note").is_hidden()
     finally:
         srv.stop()
 
 
 def test_frames_are_sent_at_most_1280_pixels_wide(tmp_path):
     """A camera that can give 1920 x 1080: the page asks it for 1280 px and sends its frames 1280
-    px wide (a page sending 960-px frames, as before, fails here: those miss twice the cards)."""
+    px wide (a page sending 960-px frames, as before, fails here: those miss twice the cards), and
+    says nothing about the camera's resolution."""
     import io
 
     from PIL import Image
@@ -158,8 +164,10 @@ def test_frames_are_sent_at_most_1280_pixels_wide(tmp_path):
                 page.wait_for_timeout(250)
             camera = page.evaluate("[document.querySelector('#live-video').videoWidth,"
                                    " document.querySelector('#live-video').videoHeight]")
+            low_res_note = page.locator("#camera-note").is_visible()
     finally:
         srv.stop()
     assert len(sizes) >= 3, f"frames sent: {sizes}"
     assert camera[0] >= 1280, f"the fake camera gave {camera}"
     assert set(sizes) == {(1280, round(1280 * camera[1] / camera[0]))}, (sizes, camera)
+    assert not low_res_note  # a 1280-px camera is good enough: no note about far cards
