@@ -11,7 +11,7 @@ the weights of ``--mix`` and waits for the answer before the next one.
 Kinds: ``state`` (POST /v1/state, a hand in progress), ``check`` (POST /v1/check), ``game``
 (a live game: create, four bids, then one play per request; every one a stored event),
 ``advice`` (POST /v1/advice/play late in a hand, ``time_budget`` = ``--advice-time``), ``scan``
-(POST /v1/scan of a 640x480 JPEG). Prints count, errors and p50/p95/p99 latency per kind; an
+(POST /v1/scan of a 1280x720 camera frame, as the live page sends them). Prints count, errors and p50/p95/p99 latency per kind; an
 error is a transport failure, a timeout or an HTTP status ≥ 500 (503 "not available" for scan
 or advice is counted apart as ``unavailable``).
 
@@ -76,15 +76,20 @@ def records(n: int = 20) -> tuple[list[dict], list[dict]]:
 
 
 def jpeg() -> bytes:
-    from PIL import Image, ImageDraw
+    """A camera frame as the live page sends it: 1280x720, JPEG quality 80, a rendered table of a
+    held-out card design (a hand and loose cards, so that the scan reads its cards too)."""
+    import cv2
 
-    im = Image.new("RGB", (640, 480), (20, 110, 60))
-    d = ImageDraw.Draw(im)
-    d.rectangle((250, 150, 390, 350), fill=(250, 250, 250), outline=(0, 0, 0))
-    d.text((260, 160), "A", fill=(0, 0, 0))
-    buf = io.BytesIO()
-    im.save(buf, "JPEG", quality=85)
-    return buf.getvalue()
+    from vision.synth.artwork import HELD_OUT
+    from vision.synth.scene import render_scene
+
+    img, _ = render_scene(FRAME_SEED, list(HELD_OUT), scale=2)
+    ok, data = cv2.imencode(".jpg", cv2.resize(img, (1280, 720), interpolation=cv2.INTER_AREA),
+                            [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return data.tobytes()
+
+
+FRAME_SEED = 900_010  # the first frame of benchmarks/scan.py
 
 
 class Stats:
