@@ -11,9 +11,9 @@ the weights of ``--mix`` and waits for the answer before the next one.
 Kinds: ``state`` (POST /v1/state, a hand in progress), ``check`` (POST /v1/check), ``game``
 (a live game: create, four bids, then one play per request; every one a stored event),
 ``advice`` (POST /v1/advice/play late in a hand, ``time_budget`` = ``--advice-time``), ``scan``
-(POST /v1/scan of a 1280x720 camera frame, as the live page sends them). Prints count, errors and p50/p95/p99 latency per kind; an
-error is a transport failure, a timeout or an HTTP status ≥ 500 (503 "not available" for scan
-or advice is counted apart as ``unavailable``).
+(POST /v1/scan of a 1280x720 camera frame, as the live page sends them). Prints count, errors
+and p50/p95/p99 latency per kind; an error is a transport failure, a timeout or an HTTP status
+≥ 500 (503 "not available" for scan or advice is counted apart as ``unavailable``).
 
 The clients share the machine with the server, so they are kept light: one keep-alive HTTP/1.1
 connection each on asyncio streams (uvloop when installed), request bodies encoded once.
