@@ -513,8 +513,8 @@ async function startCamera() {
   const video = $("#live-video");
   video.srcObject = stream;
   try { await video.play(); } catch (e) { /* autoplay policies: muted video plays */ }
+  video.onresize = () => { if (live.stream) cameraNote(video); };  // also when a phone is turned
   if (video.videoWidth) cameraNote(video);
-  else video.addEventListener("loadedmetadata", () => cameraNote(video), { once: true });
   $("#cam-start").hidden = true;
   $("#cam-stop").hidden = false;
   $("#frame-status").textContent = t("cam_on");
