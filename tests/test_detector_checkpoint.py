@@ -72,3 +72,23 @@ def test_the_rebuilt_norms_compute_the_folded_convolutions_exactly(tmp_path):
     # and the norms hold the statistics they were given, not the identity
     bn = model.model[0].bn
     assert not torch.allclose(bn.running_var, torch.ones_like(bn.running_var))
+
+
+def test_exporting_a_checkpoint_writes_nothing_beside_it(tmp_path):
+    """ultralytics writes its ONNX export beside the weights; exporting the committed checkpoint
+    must not overwrite the shipped detector file next to it."""
+    import shutil
+
+    from vision.detect import Detector
+    from vision.training.detector import export_detector, offline_ultralytics
+
+    offline_ultralytics(tmp_path / "yolocfg", 1)
+    shipped = tmp_path / "models"
+    shipped.mkdir()
+    shutil.copy2(CHECKPOINT, shipped / "corner_detector.pt")
+    (shipped / "corner_detector.onnx").write_bytes(b"the shipped detector")
+    out = export_detector(shipped / "corner_detector.pt", tmp_path / "export" / "corner_detector.onnx", 416)
+    assert (shipped / "corner_detector.onnx").read_bytes() == b"the shipped detector"
+    assert sorted(p.name for p in shipped.iterdir()) == ["corner_detector.onnx", "corner_detector.pt"]
+    boxes, scores = Detector(model_path=out)(np.full((320, 416, 3), 200, np.uint8))
+    assert boxes.shape[1] == 4 and len(boxes) == len(scores)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -93,12 +94,19 @@ def finetune_detector(weights: Path, data_yaml: Path, project: Path, hours: floa
 
 
 def export_detector(weights: Path, out: Path, imgsz: int) -> Path:
+    """``weights`` as the runtime's ONNX detector at ``out``. ultralytics writes its export beside
+    the weights it exports, so a copy of them in a temporary folder is exported: nothing is
+    written beside ``weights``, which may be the committed checkpoint next to the shipped
+    detector file (``models/corner_detector.pt`` beside ``models/corner_detector.onnx``)."""
     from ultralytics import YOLO
 
-    onnx_path = Path(YOLO(str(weights)).export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True,
-                                               opset=17, half=False))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    return raw_head(onnx_path, out)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / Path(weights).name
+        shutil.copy2(weights, copy)
+        onnx_path = Path(YOLO(str(copy)).export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True,
+                                                   opset=17, half=False))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        return raw_head(onnx_path, out)
 
 
 def raw_head(onnx_path: Path, out: Path) -> Path:
