@@ -473,15 +473,18 @@ async function askAdvice() {
   } catch (e) { show(() => box.replaceChildren(el("div", { class: "error", text: e.message }))); }
 }
 
-// Under this many pixels on the camera's longer side the page says that far cards may be missed:
-// held-out renders at 640 px read about 0.81 of the cards, at 1280 px 0.98 (models/MODEL_CARD.md,
-// "Camera frames at 1280 px").
-const CAMERA_GOOD_SIDE = 1280;
+// Frames are sent at most this wide, and the camera is asked for as much. A 1280-px frame costs
+// the scan about what a 960-px one does (its first pass sees both at 416 px, its closer look at
+// 640) and holds twice the detail: held-out renders sent as JPEG (quality 0.8) read 0.980 of the
+// cards at 1280 px against 0.963 at 960, half the cards missed, and at 640 px about 0.81
+// (models/MODEL_CARD.md, "Camera frames at 1280 px"). A camera that gives less on its longer side
+// gets a note that far cards may be missed.
+const FRAME_MAX_WIDTH = 1280;
 
 function cameraNote(video) {
   const box = $("#camera-note");
   const w = video ? video.videoWidth : 0, h = video ? video.videoHeight : 0;
-  const low = w > 0 && Math.max(w, h) < CAMERA_GOOD_SIDE;
+  const low = w > 0 && Math.max(w, h) < FRAME_MAX_WIDTH;
   box.textContent = low ? t("cam_low_res", { w, h }) : "";
   box.hidden = !low;
 }
@@ -500,7 +503,7 @@ async function startCamera() {
   }
   let stream;
   try {
-    stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1280 } }, audio: false });
+    stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: FRAME_MAX_WIDTH } }, audio: false });
   } catch (e) {
     const name = e && e.name;
     if (name === "NotAllowedError" || name === "SecurityError" || name === "PermissionDeniedError") cameraMessage(t("cam_denied"));
@@ -546,12 +549,6 @@ function openSocket() {
   ws.onclose = () => { live.busy = false; if (live.ws === ws) live.ws = null; };
   live.ws = ws;
 }
-
-// Frames are sent at most this wide. A 1280-px frame costs the scan about what a 960-px one does
-// (its first pass sees both at 416 px, its closer look at 640) and holds twice the detail:
-// held-out renders sent as JPEG (quality 0.8) read 0.980 of the cards at 1280 px against 0.963
-// at 960, half the cards missed (models/MODEL_CARD.md, "Camera frames at 1280 px").
-const FRAME_MAX_WIDTH = 1280;
 
 function sendFrame() {
   const video = $("#live-video");
