@@ -75,20 +75,15 @@ def records(n: int = 20) -> tuple[list[dict], list[dict]]:
 
 
 def jpeg() -> bytes:
-    """A camera frame as the live page sends it: 1280x720, JPEG quality 80, a rendered table of a
-    held-out card design (a hand and loose cards, so that the scan reads its cards too)."""
+    """A camera frame as the live page sends it: 1280x720, JPEG quality 80, the first live-page
+    frame of benchmarks/scan.py (a rendered table of a held-out card design, a hand and loose
+    cards, so that the scan reads its cards too)."""
     import cv2
 
-    from vision.synth.artwork import HELD_OUT
-    from vision.synth.scene import render_scene
+    from scan import FRAME_SEED, frame
 
-    img, _ = render_scene(FRAME_SEED, list(HELD_OUT), scale=2)
-    ok, data = cv2.imencode(".jpg", cv2.resize(img, (1280, 720), interpolation=cv2.INTER_AREA),
-                            [cv2.IMWRITE_JPEG_QUALITY, 80])
+    ok, data = cv2.imencode(".jpg", frame(FRAME_SEED, 1280, 720), [cv2.IMWRITE_JPEG_QUALITY, 80])
     return data.tobytes()
-
-
-FRAME_SEED = 900_010  # the first frame of benchmarks/scan.py
 
 
 class Stats:

@@ -26,22 +26,29 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2  # noqa: E402
 
 
+def frame(seed: int, width: int, height: int):
+    """A webcam-like frame: the held-out scene of ``seed`` rendered at about ``width`` px and fitted
+    to ``width`` x ``height``."""
+    from vision.synth.artwork import HELD_OUT
+    from vision.synth.scene import render_scene
+
+    img, _ = render_scene(seed, list(HELD_OUT), scale=width / 640)
+    return cv2.resize(img, (width, height), interpolation=cv2.INTER_AREA)
+
+
 def scenes():
     from vision.synth.artwork import HELD_OUT
     from vision.synth.scene import render_scene
 
     img, _ = render_scene(900_001, list(HELD_OUT))
     photo = cv2.resize(img, (1200, 1200), interpolation=cv2.INTER_CUBIC)
-    frames, live = [], []
-    for k in range(4):
-        f, _ = render_scene(900_010 + k, list(HELD_OUT))
-        frames.append(cv2.resize(f, (640, 480), interpolation=cv2.INTER_AREA))
-        f, _ = render_scene(900_010 + k, list(HELD_OUT), scale=2)
-        live.append(cv2.resize(f, (1280, 720), interpolation=cv2.INTER_AREA))
+    frames = [frame(FRAME_SEED + k, 640, 480) for k in range(4)]
+    live = [frame(FRAME_SEED + k, 1280, 720) for k in range(4)]
     phone, _ = render_scene(PHONE_SEED, list(HELD_OUT), scale=4)
     return photo, frames, live, phone
 
 
+FRAME_SEED = 900_010  # the first of the four frames
 PHONE_SEED = 900_003  # a scene whose indices are small: the scan takes its second pass
 
 
