@@ -105,8 +105,7 @@ def export_detector(weights: Path, out: Path, imgsz: int) -> Path:
         shutil.copy2(weights, copy)
         onnx_path = Path(YOLO(str(copy)).export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True,
                                                    opset=17, half=False))
-        out.parent.mkdir(parents=True, exist_ok=True)
-        return raw_head(onnx_path, out)
+        return raw_head(onnx_path, out)  # which makes out's folder
 
 
 def raw_head(onnx_path: Path, out: Path) -> Path:
