@@ -218,6 +218,19 @@ def check_jpeg(quality: int | None) -> None:
         raise ValueError(f"JPEG quality must be within 1-100, not {quality}")
 
 
+def checked(convert, check):
+    """An argparse type: the option's text converted, then checked; either one's ValueError
+    becomes the usage error naming the option."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+            check(value)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+        return value
+    return parse
+
+
 def as_jpeg(img: np.ndarray, quality: int) -> np.ndarray:
     """``img`` after a round trip through JPEG at ``quality`` (as a browser sends a camera frame)."""
     ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
@@ -288,23 +301,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-zoom", action="store_true", help="no second, larger detector pass")
     ap.add_argument("--turn", type=int, choices=(0, 90, 270), default=0,
                     help="turn the rendered scenes a quarter clockwise (90) or counter-clockwise (270)")
-    ap.add_argument("--slant", type=float, default=1.0,
+    ap.add_argument("--slant", type=checked(float, check_slant), default=1.0,
                     help="photographed at a slant: the far (top) edge this many times as wide as the near one (0.1-1; 1: upright)")
-    ap.add_argument("--jpeg", type=int, metavar="QUALITY",
+    ap.add_argument("--jpeg", type=checked(int, check_jpeg), metavar="QUALITY",
                     help="save each render as JPEG at this quality (1-100) and scan what comes back, as the"
                          " live page sends its camera frames (quality 80)")
     ap.add_argument("--no-balance", action="store_true", help="no white balance from the card paper")
     ap.add_argument("--no-turn", action="store_true", help="never read an image a quarter turned")
     ap.add_argument("--json", type=Path, help="also write the report here")
     args = ap.parse_args(argv)
-    try:
-        check_slant(args.slant)
-    except ValueError as e:
-        ap.error(f"--slant: {e}")
-    try:
-        check_jpeg(args.jpeg)
-    except ValueError as e:
-        ap.error(f"--jpeg: {e}")
     det = CardDetector()
     if args.imgsz:
         det.detector.imgsz = args.imgsz
