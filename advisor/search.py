@@ -513,18 +513,24 @@ def takes_trick_now(state: HandState, remaining: tuple[int, int, int, int], card
     if n and not beats(card, state.best_card):
         return False
     seat = state._to_act
-    suit = 0x1FFF << 13 * (state.led_suit if n else card // 13)
     beating = beating_mask(card)
-    for k in range(1, 4 - n):
-        after = (seat + k) & 3
-        hand = remaining[after]
-        playable = hand & suit or hand
+    for after, playable in still_to_play(state, remaining, state.led_suit if n else card // 13):
         if after == seat ^ 2:
             if playable & beating:
                 return False  # the partner can take it over
         elif not playable & ~beating:
             return False  # this opponent has to
     return True
+
+
+def still_to_play(state: HandState, remaining: tuple[int, int, int, int], led_suit: int):
+    """(seat, the cards it may play) for each seat to play after the seat to act in the trick
+    being played (in the deal ``remaining``), the trick's suit being ``led_suit``."""
+    suit = 0x1FFF << 13 * led_suit
+    for k in range(1, 4 - state.trick_len):
+        after = (state._to_act + k) & 3
+        hand = remaining[after]
+        yield after, hand & suit or hand
 
 
 def beating_mask(best: int) -> int:
@@ -549,12 +555,8 @@ def wins_this_trick(state: HandState, remaining: tuple[int, int, int, int], card
     if not n or state.best_seat != nil_seat or beats(card, state.best_card):
         return False
     seat = state._to_act
-    suit = 0x1FFF << 13 * state.led_suit
     beating = beating_mask(state.best_card)
-    for k in range(1, 4 - n):
-        after = (seat + k) & 3
-        hand = remaining[after]
-        playable = hand & suit or hand
+    for after, playable in still_to_play(state, remaining, state.led_suit):
         if after == nil_seat ^ 2 and playable & beating:
             return False  # the partner can take the nil bidder's trick
         if after == seat ^ 2 and not playable & ~beating:
