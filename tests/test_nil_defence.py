@@ -112,14 +112,21 @@ def test_a_card_that_leaves_the_nil_bidder_winning_the_trick_is_a_sure_bust():
     assert not search.wins_this_trick(st, tuple(remaining), c("8H"), Seat.E)  # it has to trump
 
 
+def valued_with_and_without(view: HandState, seed: int, constant: str, monkeypatch):
+    """The cards of the seat to act valued on the same 12 drawn deals with ``advisor.search``'s
+    ``constant`` as shipped and set to 0: (card text -> MoveStats) both ways, and the deals."""
+    deals, _ = draw_deals(view, int(view.to_act), 12, random.Random(seed))
+    shipped = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
+    monkeypatch.setattr(search, constant, 0.0)
+    without = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
+    return shipped, without, deals
+
+
 def test_the_sure_bust_ranks_the_duck_above_the_overtake_where_double_dummy_busts_either_way(monkeypatch):
     from advisor.cards import parse_card as c
     st = _trick_position(EAST, WEST_LOW, SOUTH, NORTH, "2H KH")
     view = seat_view(st, Seat.S)
-    deals, _ = draw_deals(view, int(Seat.S), 12, random.Random(3))
-    with_bonus = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
-    monkeypatch.setattr(search, "NIL_NOW_BONUS", 0.0)
-    without = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
+    with_bonus, without, deals = valued_with_and_without(view, 3, "NIL_NOW_BONUS", monkeypatch)
     for card, m in with_bonus.items():
         assert (m.points, m.tricks) == pytest.approx((without[card].points, without[card].tricks))
         # the ace never leaves East the trick; a low heart does wherever West cannot overtake

@@ -5,18 +5,14 @@ bidder holding the highest spade still out."""
 
 from __future__ import annotations
 
-import math
-import random
-
 import pytest
 
 from advisor import search
 from advisor.cards import Seat, cards_to_mask, parse_card as c
-from advisor.inference import draw_deals
-from advisor.search import analyse_play, takes_trick_now
+from advisor.search import takes_trick_now
 from advisor.view import seat_view
 
-from test_nil_defence import EAST, NORTH, SOUTH, WEST_LOW, _trick_position
+from test_nil_defence import EAST, NORTH, SOUTH, WEST_LOW, _trick_position, valued_with_and_without
 
 
 def test_a_card_takes_the_trick_when_it_is_best_and_no_one_after_it_must_or_may_take_it():
@@ -49,10 +45,7 @@ def test_a_card_takes_the_trick_when_it_is_best_and_no_one_after_it_must_or_may_
 def test_the_hope_lifts_only_cards_that_leave_the_trick_to_others(monkeypatch):
     st = _trick_position(EAST, WEST_LOW, SOUTH, NORTH, "2H")
     view = seat_view(st, Seat.E)
-    deals, _ = draw_deals(view, int(Seat.E), 12, random.Random(3))
-    hoped = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
-    monkeypatch.setattr(search, "OWN_NIL_HOPE", 0.0)
-    without = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
+    hoped, without, deals = valued_with_and_without(view, 3, "OWN_NIL_HOPE", monkeypatch)
     assert set(hoped) == {"5H", "KH"}
     for card, m in hoped.items():
         # the figures stay double dummy's: the hope is in the ranking only
@@ -95,10 +88,7 @@ def test_the_partner_of_a_nil_bidder_keeps_hoping_only_where_it_does_not_leave_t
                          "2H KH 8H")
     assert st.to_act is Seat.W
     view = seat_view(st, Seat.W)
-    deals, _ = draw_deals(view, int(Seat.W), 12, random.Random(5))
-    hoped = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
-    monkeypatch.setattr(search, "OWN_NIL_HOPE", 0.0)
-    without = {str(m.card): m for m in analyse_play(view, deals=deals, time_budget=math.inf).moves}
+    hoped, without, deals = valued_with_and_without(view, 5, "OWN_NIL_HOPE", monkeypatch)
     for card, m in hoped.items():
         assert (m.points, m.tricks) == pytest.approx((without[card].points, without[card].tricks))
         busted_later = [d for d in deals if not search.holds_top_spade(view, d.remaining, Seat.E)]
