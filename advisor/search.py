@@ -351,6 +351,9 @@ def analyse_play(
             continue
         team_vals, nil_vals = solved[keys[i]]
         finals.append([])
+        # the team's own live nils that this deal leaves a chance to escape (OWN_NIL_HOPE)
+        hopeful = [s for s in nil_vals if (s & 1) == team and not holds_top_spade(state, deal.remaining, s)] \
+            if OWN_NIL_HOPE else []
         for card, st in stats.items():
             ours = team_vals[card]
             ns_more = ours if team == 0 else (13 - len(state.plays) // 4) - ours
@@ -369,12 +372,11 @@ def analyse_play(
                 if v and (s & 1) != team and NIL_NOW_BONUS and wins_this_trick(state, deal.remaining, card, s):
                     pressed[s] = max(pressed.get(s, 0.0), NIL_NOW_BONUS)
             bonus = max(pressed.values(), default=0.0)
-            if not bonus and OWN_NIL_HOPE:
-                # the team's own nils busted here double dummy but not surely by this trick
-                hoped = [s for s, v in forced.items() if v and (s & 1) == team
-                         and not holds_top_spade(state, deal.remaining, s) and not (
-                             takes_trick_now(state, deal.remaining, card) if s == seat
-                             else wins_this_trick(state, deal.remaining, card, s))]
+            if not bonus and hopeful:
+                # those busted here double dummy but not surely by this trick
+                hoped = [s for s in hopeful if forced[s] and not (
+                    takes_trick_now(state, deal.remaining, card) if s == seat
+                    else wins_this_trick(state, deal.remaining, card, s))]
                 if hoped:
                     pressed, bonus = {s: -OWN_NIL_HOPE for s in hoped}, -OWN_NIL_HOPE
             if bonus:

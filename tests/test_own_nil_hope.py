@@ -89,9 +89,9 @@ def test_the_partner_of_a_nil_bidder_keeps_hoping_only_where_it_does_not_leave_t
     assert st.to_act is Seat.W
     view = seat_view(st, Seat.W)
     hoped, without, deals = valued_with_and_without(view, 5, "OWN_NIL_HOPE", monkeypatch)
+    busted_later = [d for d in deals if not search.holds_top_spade(view, d.remaining, Seat.E)]
     for card, m in hoped.items():
         assert (m.points, m.tricks) == pytest.approx((without[card].points, without[card].tricks))
-        busted_later = [d for d in deals if not search.holds_top_spade(view, d.remaining, Seat.E)]
         if card == "AH":  # the cover: East does not take this trick
             assert m.value > without[card].value + 1.0
         else:  # a low heart leaves the king winning: a sure bust, no hope for it
