@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,12 +130,41 @@ class HandRecord:
         out.update(self.extra)
         return out
 
+    def misspelt_fields(self) -> list[tuple[str, str]]:
+        """(field, the format's field it looks meant for) for each extra field that looks like a
+        misspelt one. Extra fields are welcome and kept, but are not read: a ``"score"`` written
+        for ``"score_before"`` would leave the score at 0 without a word.
+
+        >>> HandRecord.from_json({"dealer": "N", "score": {"NS": 120}, "venue": "club"}).misspelt_fields()
+        [('score', 'score_before')]
+        """
+        return [(key, meant) for key in self.extra if (meant := _field_meant(key)) is not None]
+
+    def notes(self, lang: str = "en") -> list[str]:
+        """What the record's reader should know though nothing is wrong, in ``lang``: each
+        misspelt-looking field and the one it looks meant for."""
+        return [refusal_text(lang, "misspelt_field", {"field": key, "meant": meant})
+                for key, meant in self.misspelt_fields()]
+
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False)
 
     def new_state(self) -> HandState:
         hands = completed_hands(self.hands)
         return HandState(self.rules, self.dealer, hands, self.score_before, self.bags_before)
+
+
+def _field_meant(key: str) -> str | None:
+    """The format's field that ``key`` (not one of them) looks meant for: the same in other case
+    or with spaces, the start of one (``"bid"``, ``"score"``), or a near spelling (``"plyas"``)."""
+    k = key.strip().lower()
+    if k in _KNOWN_KEYS:
+        return k
+    starts = sorted(known for known in _KNOWN_KEYS if len(k) >= 3 and known.startswith(k))
+    if starts:
+        return starts[0]
+    close = difflib.get_close_matches(k, sorted(_KNOWN_KEYS), n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def completed_hands(hands: dict[Seat, list[Card]]) -> dict[Seat, list[Card]]:

@@ -59,6 +59,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "cards_not_list": "{what} must be a list of cards",
         "card_twice": "{what}: {card} appears twice",
         "too_many_cards": "{what} has {n} cards; a hand has 13",
+        "misspelt_field": "field \"{field}\" is not one of piki-hand/1's and is not read: did you mean \"{meant}\"?",
     },
     "pl": {
         "bidding_over": "licytacja już się skończyła",
@@ -99,6 +100,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "cards_not_list": "{what}: potrzebna lista kart",
         "card_twice": "{what}: {card} występuje dwa razy",
         "too_many_cards": "{what}: kart jest {n}, a ręka ma 13",
+        "misspelt_field": "pole \"{field}\" nie należy do formatu piki-hand/1 i nie jest czytane: czy chodziło o"
+                          " \"{meant}\"?",
     },
 }
 

@@ -33,7 +33,8 @@ def _state(record: HandRecord, lang: str = "en") -> tuple[dict[str, Any], int]:
 
 def _check(record: HandRecord, lang: str = "en") -> tuple[dict[str, Any], int]:
     errors = check(record)
-    return {"legal": not errors, "errors": [e.to_json(lang) for e in errors]}, 1 if errors else 0
+    return ({"legal": not errors, "errors": [e.to_json(lang) for e in errors], "notes": record.notes(lang)},
+            1 if errors else 0)
 
 
 def _advisor_command(name: str) -> Handler:
@@ -86,6 +87,8 @@ def run_record_command(
         return status
     try:
         record = HandRecord.from_text(_read_file(source))
+        for note in record.notes(lang):
+            print(f"piki: {source}: {note}", file=sys.stderr)
         answer, code = handler(record, **options)
     except (RecordError, UsageError, ValueError) as e:  # ValueError: no such decision (e.g. the
         # record is in the bidding and play advice was asked for, or the hand to advise is unknown)

@@ -136,7 +136,11 @@ def test_illegal_record_state_409_check_200(client):
     assert out["errors"][0]["card"] == "3C" and out["errors"][0]["seat"] == "E"
     assert "hearts" in out["errors"][0]["reason"]
     ok = client.post("/v1/check", json={"dealer": "N", "bids": BIDS4, "plays": ["5H"]}).json()
-    assert ok == {"legal": True, "errors": []}
+    assert ok == {"legal": True, "errors": [], "notes": []}
+    noted = client.post("/v1/check?lang=pl", json={"dealer": "N", "bids": BIDS4, "plays": ["5H"],
+                                                   "bags": {"NS": 9}}).json()
+    assert noted["legal"] is True and noted["notes"] == [
+        'pole "bags" nie należy do formatu piki-hand/1 i nie jest czytane: czy chodziło o "bags_before"?']
 
 
 def test_refusals_in_polish(client):

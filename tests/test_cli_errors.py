@@ -172,10 +172,28 @@ def test_illegal_event(tmp_path, name, rec, error, polish):
 def test_legal_record_checks_clean(tmp_path):
     path = write(tmp_path, record(hands={"S": S_HAND}, plays=["2H", "3H", "QH", "4H"]))
     proc = piki("check", path, "--json")
-    assert proc.returncode == 0 and json.loads(proc.stdout) == {"legal": True, "errors": []}
+    assert proc.returncode == 0 and json.loads(proc.stdout) == {"legal": True, "errors": [], "notes": []}
+    assert proc.stderr == ""
     proc = piki("state", path, "--json")
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["tricks"]["S"] == 1
+
+
+def test_a_misspelt_field_is_named_and_the_record_still_read(tmp_path):
+    """Extra fields are welcome, but one that looks like a misspelt field of the format is not
+    read, so a score written as "score" would leave the score at 0 without a word: every record
+    command names it on stderr (the record is still answered), and check lists it in its notes."""
+    rec = record(hands={"S": S_HAND}, plays=["2H", "3H", "QH", "4H"], venue="club",
+                 score={"NS": 420, "EW": 180}, Dealer="E")
+    path = write(tmp_path, rec)
+    proc = piki("check", path, "--json")
+    assert proc.returncode == 0, proc.stderr
+    notes = json.loads(proc.stdout)["notes"]
+    assert len(notes) == 2 and '"score_before"' in notes[0] and '"dealer"' in notes[1], notes
+    assert "venue" not in proc.stderr and proc.stderr.count("did you mean") == 2, proc.stderr
+    proc = piki("state", path, "--json", "--lang", "pl")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["tricks"]["S"] == 1
+    assert 'czy chodziło o "score_before"?' in proc.stderr, proc.stderr
 
 
 # ===================================================================== stdin mode

@@ -39,8 +39,9 @@ async def post_state(body: HandRecordIn, lang: str = Lang) -> dict[str, Any]:
 @router.post("/check", summary="is the record legal? (as `piki check`, HTTP 200 either way)",
              responses={422: _ERRORS[422]})
 async def post_check(body: HandRecordIn, lang: str = Lang) -> dict[str, Any]:
-    errors = check(_record(body))
-    return {"legal": not errors, "errors": [e.to_json(lang) for e in errors]}
+    record = _record(body)
+    errors = check(record)
+    return {"legal": not errors, "errors": [e.to_json(lang) for e in errors], "notes": record.notes(lang)}
 
 
 @router.post("/advice/bid", summary="bid advice for the seat to act (as `piki bid`)", responses=_ERRORS)
