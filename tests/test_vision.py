@@ -651,6 +651,65 @@ def test_frames_under_a_warm_lamp_read_as_under_white_light():
     assert wrong["balanced"] <= wrong["plain"] + 1, wrong
 
 
+class CountedPasses:
+    """A real detector that counts the passes it runs."""
+
+    def __init__(self, detector):
+        self.detector, self.passes = detector, 0
+
+    def __call__(self, img):
+        self.passes += 1
+        return self.detector(img)
+
+
+@needs_models
+def test_a_coloured_light_guessed_before_detection_takes_one_detector_pass():
+    """Under a warm lamp the light guessed from the brightest pixels agrees with the card paper
+    about the indices found, so the first pass reads the balanced image at once: one detector
+    pass a frame, not two. Under white light nothing is balanced."""
+    from vision.colour import CAST_RATIO, cast_ratio, paper_gains
+    from vision.scan import CardDetector
+    from vision.synth.effects import photo_damage
+
+    det = CardDetector()
+    det.detector = counted = CountedPasses(det.detector)
+    for seed in range(930_000, 930_006):
+        img, corners = render_scene(seed, list(HELD_OUT))
+        boxes = np.float32([c.box for c in corners])
+        counted.passes = 0
+        read, _ = det.first_pass(photo_damage("warm", img, 1.0, seed))
+        assert counted.passes == 1, seed
+        assert cast_ratio(paper_gains(read, boxes)) < CAST_RATIO, seed
+        if cast_ratio(paper_gains(img, boxes)) < CAST_RATIO:
+            counted.passes = 0
+            read, _ = det.first_pass(img)
+            assert read is img and counted.passes == 1, seed
+
+
+@needs_models
+def test_a_guessed_light_the_card_paper_disowns_is_not_read():
+    """The brightest pixels are not always paper: a pale yellow cloth under white light looks
+    like a warm cast, and the scan then reads the image as it is; the same cloth under a warm
+    lamp guesses the light wrong, and the scan reads the image balanced by the paper instead."""
+    from vision.colour import CAST_RATIO, cast_ratio, light_gains, paper_gains
+    from vision.scan import CardDetector
+    from vision.synth.effects import photo_damage
+
+    img, corners = render_scene(930_006, list(HELD_OUT))
+    band = np.full((img.shape[0], 160, 3), (200, 255, 255), np.uint8)  # pale yellow (BGR), brighter than the paper
+    boxes = np.float32([c.box for c in corners]) + np.float32([160, 0, 160, 0])
+    cloth = np.hstack([band, img])
+    det = CardDetector()
+    assert cast_ratio(light_gains(cloth)) >= CAST_RATIO
+    assert cast_ratio(paper_gains(cloth, boxes)) < CAST_RATIO
+    read, _ = det.first_pass(cloth)
+    assert read is cloth
+    warm = np.hstack([band, photo_damage("warm", img, 1.0, 0)])
+    read, _ = det.first_pass(warm)
+    assert cast_ratio(paper_gains(read, boxes)) < CAST_RATIO
+    assert cast_ratio(paper_gains(warm, boxes)) > 1.5
+
+
 @needs_models
 def test_a_hand_turned_sideways_is_read_a_quarter_turned():
     """Held-out 640-px scenes turned a quarter either way (a hand photographed from the side): the

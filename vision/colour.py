@@ -72,6 +72,39 @@ def balanced(img: np.ndarray, gains: np.ndarray) -> np.ndarray:
     return cv2.multiply(img, (float(gains[0]), float(gains[1]), float(gains[2]), 0.0))
 
 
+# The light guessed before anything is detected, so that an image under a coloured light takes one
+# detector pass, not two (the first on the image as it is, the second balanced): the brightest few
+# pixels of a coarse grid are card paper in most card scenes. The guess is only a head start: the
+# paper around the indices found in the image balanced by it has the last word
+# (vision.scan.CardDetector.first_pass).
+LIGHT_GRID = 120  # about this many pixels sampled along the image's longer side
+LIGHT_SHARE = 0.03  # the brightest share of them taken as white
+LIGHT_AGREES = 0.1  # the guess stands where no channel's gain is off the paper's by more than this share
+
+
+def light_gains(img: np.ndarray) -> np.ndarray:
+    """BGR gains that turn the brightest LIGHT_SHARE of a coarse grid of ``img``'s pixels grey at
+    their own brightness: the light's colour guessed without the indices.
+
+    >>> img = np.full((60, 80, 3), (40, 90, 60), np.uint8)  # green cloth (BGR)
+    >>> img[10:40, 20:50] = (120, 200, 230)  # orange "paper"
+    >>> [round(float(v), 2) for v in light_gains(img)]
+    [1.53, 0.92, 0.8]
+    """
+    step = max(1, max(img.shape[:2]) // LIGHT_GRID)
+    pixels = img[::step, ::step].reshape(-1, 3)
+    lum = pixels.sum(axis=1, dtype=np.int32)
+    k = min(len(lum) - 1, int(len(lum) * (1.0 - LIGHT_SHARE)))
+    white = pixels[lum >= np.partition(lum, k)[k]].mean(axis=0, dtype=np.float32)
+    return np.clip(white.mean() / np.maximum(white, 1.0), 1.0 / MAX_GAIN, MAX_GAIN).astype(np.float32)
+
+
+def gains_agree(guess: np.ndarray, paper: np.ndarray) -> bool:
+    """The two balances differ by at most LIGHT_AGREES in every channel, overall brightness aside."""
+    ratio = guess / paper
+    return float(np.abs(ratio / ratio.mean() - 1.0).max()) <= LIGHT_AGREES
+
+
 def white_balanced(img: np.ndarray, boxes: np.ndarray) -> np.ndarray | None:
     """``img`` balanced by the paper around ``boxes``, or None where there are no boxes or the
     light is near enough to white as it is."""

@@ -15,7 +15,8 @@ import numpy as np
 
 from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, assign_cards, build_result
 from .classify import PHOTO_REREAD_CONTEXT, Classifier
-from .colour import black_and_white, white_balanced
+from .colour import (CAST_RATIO, balanced, black_and_white, cast_ratio, gains_agree, light_gains, paper_gains,
+                     white_balanced)
 from .crops import CONTEXT
 from .detect import Detector
 from .image_io import load_image
@@ -58,6 +59,7 @@ ZOOM_SHRINK = 0.8  # a further look only where the region is at most this part o
 # sideways".
 SIDEWAYS = 1.0  # median width / height of the first pass's index boxes from which the image is turned
 TURNS = (cv2.ROTATE_90_COUNTERCLOCKWISE, cv2.ROTATE_90_CLOCKWISE)
+GUESS_JUDGED_BY = 3  # indices whose paper may judge a light guessed before detection (first_pass)
 
 
 def sideways(boxes: np.ndarray) -> bool:
@@ -169,11 +171,38 @@ class CardDetector:
             boxes = found + np.float32([region.x0, region.y0, region.x0, region.y0])
         return boxes, scores
 
+    def first_pass(self, img: np.ndarray):
+        """-> the image to read (balanced by the card paper under a coloured light) and the
+        detector's first pass over it.
+
+        Where the light guessed from the brightest pixels is coloured, the first pass reads the
+        image balanced by that guess, and the paper around the indices it finds decides: the
+        guess stands where the paper agrees with it (one pass, not two), the image as it is is
+        read where the paper is white after all, and the paper's own balance otherwise. Where
+        that pass finds fewer than GUESS_JUDGED_BY indices (a bright coloured wall taken for the
+        light can hide what little there was), all goes as without the guess."""
+        if not self.balance:
+            return img, self.detector(img)
+        guess = light_gains(img)
+        if cast_ratio(guess) >= CAST_RATIO:
+            ahead = balanced(img, guess)
+            first = self.detector(ahead)
+            if len(first[0]) >= GUESS_JUDGED_BY:
+                paper = paper_gains(img, first[0])
+                if cast_ratio(paper) < CAST_RATIO:
+                    return img, self.detector(img)
+                if gains_agree(guess, paper):
+                    return ahead, first
+                white = balanced(img, paper)
+                return white, self.detector(white)
+        first = self.detector(img)
+        if (white := white_balanced(img, first[0])) is not None:
+            return white, self.detector(white)
+        return img, first
+
     def corners(self, img: np.ndarray):
         """-> boxes, detection scores, rank probabilities, suit probabilities."""
-        first = self.detector(img)
-        if self.balance and (white := white_balanced(img, first[0])) is not None:
-            img, first = white, self.detector(white)  # under coloured light: read the balanced image
+        img, first = self.first_pass(img)
         if self.turn and sideways(first[0]):
             return self.read_turned(img)
         return self.read(img, first)
