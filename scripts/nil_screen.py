@@ -30,8 +30,8 @@ Screens played with the engine's clock (its default time budgets) differ from ru
 many deals a card is valued on depends on the machine's load: replayed with each of two engines,
 seven deals where their files differed turned their nil's outcome in 10 of 14 plays
 (2026-12-06). ``--samples N`` plays the engine without a clock (``pimc:samples=N``: each card
-from N sampled deals, every search fresh), so that two engines' files differ only where their
-decisions do.
+from N sampled deals, every search fresh; North's bid advice from the bid search's fixed count
+of deals), so that two engines' files differ only where their decisions do.
 
 With ``--defend`` the deal is turned a seat on: East (the heuristic or ``--opponents`` bot)
 holds the hand fit for nil and bids nil, North and South (the engine) defend; ``made`` is East's
@@ -41,6 +41,7 @@ nil. ``--compare`` pairs two such files the same way.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 from pathlib import Path
@@ -75,14 +76,15 @@ def nil_deal(seed: int, index: int):
     return dealer, hands, points, bags
 
 
-def north_bid(view, nil: bool, seen: dict) -> int:
+def north_bid(view, nil: bool, seen: dict, budget: float | None = None) -> int:
     """North's bid: nil, or the advice's bid with the nil ruled out; the advice's nil chance (the
-    same whichever bids it may choose) is kept in ``seen``."""
+    same whichever bids it may choose) is kept in ``seen``. ``budget``: the advice's time budget
+    (None: its default; ``math.inf``: no clock, the bid search's fixed count of deals)."""
     keep = advice.NIL_MIN_PROBABILITY, advice.RULE_NIL_MIN_PROBABILITY
     if not nil:
         advice.NIL_MIN_PROBABILITY = advice.RULE_NIL_MIN_PROBABILITY = 2.0  # no nil can pass
     try:
-        advised = analyse_bid(view, seed=0)
+        advised = analyse_bid(view, time_budget=budget, seed=0)
     finally:
         advice.NIL_MIN_PROBABILITY, advice.RULE_NIL_MIN_PROBABILITY = keep
     seen["nil_p"] = advised["nil_probability"]
@@ -128,10 +130,12 @@ def defend(seed: int, index: int, pimc, others) -> dict:
             "engine": engine_fingerprint()}
 
 
-def play(seed: int, index: int, pimc, others, nil: bool = True) -> dict:
+def play(seed: int, index: int, pimc, others, nil: bool = True, bid_budget: float | None = None) -> dict:
+    """The screen's deal ``index`` played with North's bid forced (``north_bid``; ``bid_budget``
+    its advice's time budget)."""
     seen: dict = {}
     state = play_out(seed, index, nil_deal(seed, index), pimc, others,
-                     forced={Seat.N: lambda view: north_bid(view, nil, seen)})
+                     forced={Seat.N: lambda view: north_bid(view, nil, seen, bid_budget)})
     ns, ew = state.score()
     nils = [n for n in ns.nils if n.seat == Seat.N]
     return {"deal": index, "made": bool(nils[0].made) if nils else None, "bids": list(state.bids),
@@ -245,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
             return defend(args.seed, index, pimc, others) | mode
     else:
         def make_row(index):
-            return play(args.seed, index, pimc, others, nil) | mode
+            return play(args.seed, index, pimc, others, nil, math.inf if args.samples else None) | mode
     done = append_rows(args.out, range(args.first, args.deals), make_row,
                        report=lambda rows, i: f"deal {i}: bids {rows[i]['bids']}"
                                               + (f"; {summary(rows)}" if nil else ""))
