@@ -72,11 +72,14 @@ def run_record_command(
     lang = options.get("lang", "en")
     if source == "-":
         status = 0
-        for line in sys.stdin:
+        for number, line in enumerate(sys.stdin, 1):
             if not line.strip():
                 continue
             try:
-                answer, code = handler(HandRecord.from_text(line), **options)
+                record = HandRecord.from_text(line)
+                for note in record.notes(lang):
+                    print(f"piki: line {number}: {note}", file=sys.stderr)
+                answer, code = handler(record, **options)
             except IllegalEvent as e:
                 answer, code = {"error": e.reason_in(lang)}, 0
             except (RecordError, ValueError) as e:

@@ -194,6 +194,9 @@ def test_a_misspelt_field_is_named_and_the_record_still_read(tmp_path):
     proc = piki("state", path, "--json", "--lang", "pl")
     assert proc.returncode == 0 and json.loads(proc.stdout)["tricks"]["S"] == 1
     assert 'czy chodziło o "score_before"?' in proc.stderr, proc.stderr
+    proc = piki("state", "-", "--json", stdin=json.dumps(record()) + "\n" + json.dumps(rec) + "\n")
+    assert proc.returncode == 0 and len(proc.stdout.splitlines()) == 2
+    assert proc.stderr.startswith('piki: line 2: field "score" is not one of'), proc.stderr
 
 
 # ===================================================================== stdin mode
