@@ -282,6 +282,13 @@ def check(record: HandRecord) -> list[IllegalEvent]:
     return []
 
 
+def check_json(record: HandRecord, lang: str = "en") -> dict[str, Any]:
+    """The contract's answer of ``piki check`` (and ``POST /v1/check``): ``legal``, the first
+    illegal event as ``errors``, and ``notes`` (:meth:`HandRecord.notes`), in ``lang``."""
+    errors = check(record)
+    return {"legal": not errors, "errors": [e.to_json(lang) for e in errors], "notes": record.notes(lang)}
+
+
 def state_json(state: HandState) -> dict[str, Any]:
     """The contract's answer of ``piki state``."""
     to_act = state.to_act

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any, Callable
 
-from advisor.record import HandRecord, RecordError, check, replay, state_json
+from advisor.record import HandRecord, RecordError, check_json, replay, state_json
 from advisor.refusals import words
 from advisor.state import IllegalEvent
 
@@ -32,9 +32,8 @@ def _state(record: HandRecord, lang: str = "en") -> tuple[dict[str, Any], int]:
 
 
 def _check(record: HandRecord, lang: str = "en") -> tuple[dict[str, Any], int]:
-    errors = check(record)
-    return ({"legal": not errors, "errors": [e.to_json(lang) for e in errors], "notes": record.notes(lang)},
-            1 if errors else 0)
+    answer = check_json(record, lang)
+    return answer, 0 if answer["legal"] else 1
 
 
 def _advisor_command(name: str) -> Handler:

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from advisor.record import HandRecord, check, replay, state_json
+from advisor.record import HandRecord, check_json, replay, state_json
 
 from ..deps import Lang, advice_options
 from ..gate import leave
@@ -39,9 +39,7 @@ async def post_state(body: HandRecordIn, lang: str = Lang) -> dict[str, Any]:
 @router.post("/check", summary="is the record legal? (as `piki check`, HTTP 200 either way)",
              responses={422: _ERRORS[422]})
 async def post_check(body: HandRecordIn, lang: str = Lang) -> dict[str, Any]:
-    record = _record(body)
-    errors = check(record)
-    return {"legal": not errors, "errors": [e.to_json(lang) for e in errors], "notes": record.notes(lang)}
+    return check_json(_record(body), lang)
 
 
 @router.post("/advice/bid", summary="bid advice for the seat to act (as `piki bid`)", responses=_ERRORS)
