@@ -63,6 +63,12 @@ def _print(obj: dict[str, Any], as_json: bool, render: Callable[[dict], str]) ->
     sys.stdout.flush()
 
 
+def _say_notes(record: HandRecord, lang: str, where: str) -> None:
+    """The record's notes (a misspelt-looking field: HandRecord.notes) on stderr, each after ``where``."""
+    for note in record.notes(lang):
+        print(f"piki: {where}: {note}", file=sys.stderr)
+
+
 def run_record_command(
     handler: Handler, source: str, as_json: bool, render: Callable[[dict], str],
     options: dict[str, Any] | None = None, always_print: bool = False,
@@ -76,8 +82,7 @@ def run_record_command(
                 continue
             try:
                 record = HandRecord.from_text(line)
-                for note in record.notes(lang):
-                    print(f"piki: line {number}: {note}", file=sys.stderr)
+                _say_notes(record, lang, f"line {number}")
                 answer, code = handler(record, **options)
             except IllegalEvent as e:
                 answer, code = {"error": e.reason_in(lang)}, 0
@@ -89,8 +94,7 @@ def run_record_command(
         return status
     try:
         record = HandRecord.from_text(_read_file(source))
-        for note in record.notes(lang):
-            print(f"piki: {source}: {note}", file=sys.stderr)
+        _say_notes(record, lang, source)
         answer, code = handler(record, **options)
     except (RecordError, UsageError, ValueError) as e:  # ValueError: no such decision (e.g. the
         # record is in the bidding and play advice was asked for, or the hand to advise is unknown)
