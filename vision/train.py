@@ -6,6 +6,7 @@
                            [--finetune 2x2] [--finetune-seed 21] [--designs first|all]
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
                            [--device cpu|0|auto] [--workers 0] [--refit 3,4] [--refit-scenes 1500] [--refit-only]
+                           [--refit-slant 0]
                            [--zone-scenes 4000] [--detector-from models/corner_detector.pt]
                            [--slant-hours 0] [--slant-scenes 3000] [--slant-share 0.4] [--slant-seed 91]
 
@@ -108,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refit-scenes", type=int, default=1500)
     ap.add_argument("--refit-seed", type=int, default=61)
     ap.add_argument("--refit-epochs", type=int, default=2)
+    ap.add_argument("--refit-slant", type=float, default=0.0,
+                    help="the share of the refit's scenes photographed at a slant (vision.synth.scene.FAR_EDGE)")
     ap.add_argument("--patch-copies", type=int, default=3,
                     help="jittered copies of each labelled corner in one cut of patches")
     ap.add_argument("--negatives", type=int, default=8, help="'not an index' patches per training scene")
@@ -341,8 +344,9 @@ def _refit_members(args, members: list[int]) -> None:
     from vision.training.classifier import build_patches, load_exported, train_classifier
 
     synth = args.out / "synth_refit"
-    log(f"scenes of all designs for the refit: {args.refit_scenes} train, 100 val in {synth}")
-    generate(synth, args.refit_scenes, 100, args.refit_seed, workers=max(1, args.threads))
+    log(f"scenes of all designs for the refit: {args.refit_scenes} train, 100 val in {synth}"
+        + (f", {args.refit_slant:.0%} at a slant" if args.refit_slant else ""))
+    generate(synth, args.refit_scenes, 100, args.refit_seed, workers=max(1, args.threads), slant=args.refit_slant)
     train = _patch_set(args, synth, args.refit_seed, args.out / "patches_refit.npz", "patches for the refit")
     val = build_patches(synth, "val", 1, negatives_per_image=3, copies=1, max_angle=args.max_angle)
     for k in members:
