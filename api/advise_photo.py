@@ -41,7 +41,7 @@ WARNINGS = {
     "en": {
         "more_than_a_hand": "{n} cards in view, more than one hand: bidding with {kept}, leaving out {left};"
                             " photograph your hand alone for a sure answer",
-        "not_13": "found {n} cards in the hand, expected 13: the advice samples the missing ones; re-shoot"
+        "not_13": "{n} of 13 cards found in the hand: the advice samples the missing ones; re-shoot"
                   " with every corner visible for a sharper answer",
     },
     "pl": {
