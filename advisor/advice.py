@@ -244,9 +244,10 @@ def _bag_reason(state: HandState, team: int, reasons: list, bidding: bool = Fals
     if bag_rule is None:
         return
     bags = state.bags_before[team]
-    if bag_rule.limit - bags <= 3:
+    left = bag_rule.limit - bags % bag_rule.limit  # a record's count may be past the limit already
+    if left <= 3:
         reasons.append(("bags_near_bid" if bidding else "bags_near",
-                        {"bags": bags, "left": bag_rule.limit - bags, "penalty": bag_rule.penalty,
+                        {"bags": bags, "left": left, "penalty": bag_rule.penalty,
                          "share": bag_rule.penalty / bag_rule.limit}))
 
 

@@ -65,8 +65,9 @@ TEXTS: dict[str, dict[str, str]] = {
                       " {other_pct:.0f}% after {other}, which is worth less overall).",
         "attack_nil_vs": "{seat} bid nil: try to make them take a trick (their nil survives {pct:.0f}%"
                          " after {card}, {other_pct:.0f}% after {other}, which is worth less overall).",
-        "bags_near": "Your team has {bags} bags: avoid overtricks, {left} more cost {penalty} points.",
-        "bags_near_bid": "Your team has {bags} bags ({left} more cost {penalty} points), but a bag"
+        "bags_near": "Your team has {bags} {bags_word}: avoid overtricks, {left} more {cost_word} {penalty}"
+                     " points.",
+        "bags_near_bid": "Your team has {bags} {bags_word} ({left} more {cost_word} {penalty} points), but a bag"
                          " costs about {share:.0f} points in the long run wherever the limit falls:"
                          " the bid is not raised to dodge them, which would risk the contract.",
         "contract_need": "Your team needs {need} more {tricks_word} for its contract of {contract}.",
@@ -198,8 +199,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "attack_nil_vs": "{seat} zadeklarował zero: spróbuj zmusić go do wzięcia lewy (jego zero przetrwa w"
                          " {pct:.0f}% po {card}, w {other_pct:.0f}% po {other}, która w sumie jest warta"
                          " mniej).",
-        "bags_near": "Twoja para ma {bags} worków: unikaj nadróbek, jeszcze {left} kosztuje {penalty} pkt.",
-        "bags_near_bid": "Twoja para ma {bags} worków (jeszcze {left} kosztuje {penalty} pkt), ale"
+        "bags_near": "Twoja para ma {bags} {bags_word}: unikaj nadróbek, jeszcze {left} {cost_word} {penalty}"
+                     " pkt.",
+        "bags_near_bid": "Twoja para ma {bags} {bags_word} (jeszcze {left} {cost_word} {penalty} pkt), ale"
                          " worek kosztuje na dłuższą metę około {share:.0f} pkt, gdziekolwiek wypadnie"
                          " limit: deklaracji nie podnosimy, żeby ich uniknąć, bo to naraża kontrakt.",
         "contract_need": "Twojej parze brakuje {need} {tricks_word} do kontraktu {contract}.",
@@ -292,6 +294,9 @@ COUNTED = {
     ("decisions_word", "mistakes"): {"en": ("costly decision", "costly decisions"),
                                      "pl": ("kosztowna decyzja", "kosztowne decyzje", "kosztownych decyzji")},
     ("points_word", "lost"): {"en": ("point", "points"), "pl": ("pkt", "pkt", "pkt")},
+    ("bags_word", "bags"): {"en": ("bag", "bags"), "pl": ("worek", "worki", "worków")},
+    # the verb after the bags still to come ("1 more costs", "jeszcze 2 kosztują")
+    ("cost_word", "left"): {"en": ("costs", "cost"), "pl": ("kosztuje", "kosztują", "kosztuje")},
 }
 
 

@@ -588,6 +588,33 @@ def test_bid_advice_near_the_bag_limit_says_how_bags_are_counted():
     assert "bags" not in bid_json(rec, time_budget=0.3, seed=1)["explanation"]
 
 
+def test_the_bag_warning_agrees_with_its_numbers():
+    """Near the bag limit the advice says how many bags the team has and how many more cost the
+    penalty, its words in the number's form: "1 more costs", "jeszcze 2 kosztują", "3 worki"."""
+    from advisor.explain import say
+
+    assert "has 9 bags: avoid overtricks, 1 more costs 100 points" in say("en", "bags_near", bags=9, left=1, penalty=100)
+    assert "has 1 bag (2 more cost 50 points)" in say("en", "bags_near_bid", bags=1, left=2, penalty=50, share=17)
+    assert "ma 9 worków: unikaj nadróbek, jeszcze 1 kosztuje 100 pkt" in say("pl", "bags_near", bags=9, left=1,
+                                                                              penalty=100)
+    assert "ma 8 worków (jeszcze 2 kosztują 100 pkt)" in say("pl", "bags_near_bid", bags=8, left=2, penalty=100,
+                                                             share=10)
+    # a lower limit of the rules: the same through the bid advice
+    hands = deal(random.Random(4))
+    rec = HandRecord.from_json({
+        "dealer": "N", "hands": {"N": [str(c) for c in hands[Seat.N]]},
+        "rules": {"preset": "piki", "bags": {"limit": 5, "penalty": 50}},
+        "bags_before": {"NS": 3, "EW": 0}, "score_before": {"NS": 100, "EW": 100},
+    })
+    text = bid_json(rec, time_budget=0.2, seed=1, lang="pl")["explanation"]
+    assert "Twoja para ma 3 worki (jeszcze 2 kosztują 50 pkt)" in text, text
+    # a count past the limit (the penalty falls due this hand): the bags towards the next one
+    rec.bags_before = (9, 0)
+    assert "(jeszcze 1 kosztuje 50 pkt)" in bid_json(rec, time_budget=0.2, seed=1, lang="pl")["explanation"]
+    rec.bags_before = (6, 0)
+    assert "bags" not in bid_json(rec, time_budget=0.2, seed=1)["explanation"]
+
+
 def test_near_the_goal_the_real_score_decides_not_the_long_run_bag_cost():
     from advisor.scoring import score_hand
     from advisor.search import hand_value, score_after
