@@ -10,7 +10,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from .bids import BLIND_NIL, bid_to_json, is_nil
+from .bids import BLIND_NIL, NIL, bid_to_json, is_nil
 from .cards import Card, Seat, mask_to_cards, parse_seat
 from .card_role import card_role, contrast
 from . import blind_nil
@@ -511,6 +511,9 @@ def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int) 
     if _partner_nil(view):
         return ""
     pct = 100 * make_chance(model, bid)
+    if best == NIL:  # the better bid was a nil: how often it would have made
+        return " ".join((say(lang, "review_bid_make", bid=bid, pct=pct),
+                         say(lang, "review_bid_nil", pct=100 * model.nil_p)))
     if best == bid or is_nil(best):
         return say(lang, "review_bid_make", bid=bid, pct=pct)
     return say(lang, "review_bid_make_best", bid=bid, pct=pct, best=best, best_pct=100 * make_chance(model, best))

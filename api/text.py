@@ -92,7 +92,13 @@ def number(lang: str, value: float, places: int, sign: bool = False) -> str:
 
 
 def bid_name(lang: str, bid: Any) -> str:
-    """A bid as the text shows it: a number, or nil / blind nil in words."""
+    """A bid as the text shows it: a number, or nil / blind nil in words (in JSON nil is 0).
+
+    >>> [bid_name("en", b) for b in (0, 3, "blind_nil")], bid_name("pl", 0)
+    (['nil', '3', 'blind nil'], 'zero')
+    """
+    if bid == 0 and not isinstance(bid, bool):
+        bid = "nil"
     return word(lang, bid) if bid in ("nil", "blind_nil") else str(bid)
 
 
