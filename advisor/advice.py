@@ -387,6 +387,26 @@ def nil_reason(seat: int, nil_seat: int, moves: list[MoveStats], tricks_played: 
     return key, params
 
 
+def _nil_moved(seat: int, nils, played: MoveStats, best: MoveStats, tricks_played: int) -> list[dict]:
+    """For each live nil whose chance the card played moved (by NIL_CHANCE_SHOWN or more) from
+    what the best card gives it: its seat, both cards and both chances, for the review's note.
+
+    >>> a, b = MoveStats(Card(0), nil_ok={3: 1.0}), MoveStats(Card(1), nil_ok={3: 0.0})
+    >>> _nil_moved(0, [3], a, b, 2)
+    [{'seat': 'W', 'card': '2S', 'pct': 60.4, 'best': '3S', 'best_pct': 44.7}]
+    >>> _nil_moved(0, [3], a, a, 2)
+    []
+    """
+    out = []
+    for s in nils:
+        ours = (s & 1) == (seat & 1)
+        pct, best_pct = (round(100 * nil_chance(m.nil_ok.get(s, 1.0), ours, tricks_played), 1) for m in (played, best))
+        if abs(pct - best_pct) >= NIL_CHANCE_SHOWN:
+            out.append({"seat": "NESW"[s], "card": str(played.card), "pct": pct, "best": str(best.card),
+                        "best_pct": best_pct})
+    return out
+
+
 def own_view(state: HandState) -> HandState:
     """``state`` as the seat to act sees it: other seats' cards hidden (a copy only if needed)."""
     seat = state._to_act
@@ -410,8 +430,22 @@ def _contract_reasons(state: HandState, seat: int, reasons: list) -> None:
 # --------------------------------------------------------------------- review
 # Sampled deals a card decision is judged on, and double-dummy solves that correct a bid's
 # trick estimates: exactly these without a time budget, at most these with one.
-REVIEW_CARD_SAMPLES = {"fixed": 16, "timed": 32}
+REVIEW_CARD_SAMPLES = {"fixed": 32, "timed": 32}
 REVIEW_BID_SAMPLES = {"fixed": 8, "timed": 24}
+
+
+# A card is marked only where what it lost stands clear of the sampling: at least this many
+# standard errors of the difference over the same deals (a nil made or busted in a few of 16
+# deals moves a card's mean by tens of points either way).
+REVIEW_CLEAR_Z = 2.0
+
+
+def _clear(loss: float, error: float) -> bool:
+    return loss > 0 and loss >= REVIEW_CLEAR_Z * error
+
+
+def _rounded(x: float, places: int) -> float | None:
+    return round(x, places) if math.isfinite(x) else None
 
 
 def _mark(tricks_lost: float) -> str:
@@ -543,17 +577,23 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
         best = played
     cost = max(0.0, best.value - played.value)  # points, or near the end the win chance in points
     tricks_lost = max(0.0, best.tricks - played.tricks)
+    _, cost_error, _, tricks_error = (0.0, 0.0, 0.0, 0.0) if best is played else analysis.difference(best.card, card)
     out = {
         "kind": "play", "index": index, "seat": "NESW"[seat],
         "label": f"trick {index // 4 + 1}", "played": str(card), "best": str(best.card),
         "cost": round(cost, 1), "tricks_lost": round(tricks_lost, 2),
-        "mark": _mark(tricks_lost) or ("?" if cost >= 10 else ""),
+        "cost_error": _rounded(cost_error, 1), "tricks_lost_error": _rounded(tricks_error, 2),
+        "mark": (_mark(tricks_lost) if _clear(tricks_lost, tricks_error) else "")
+                or ("?" if cost >= 10 and _clear(cost, cost_error) else ""),
         "alternatives": [{"card": str(m.card), "expected_tricks": round(m.tricks, 2),
                           "expected_points": round(m.points, 1)} for m in analysis.moves],
         # what the card played did and, where another was better, what that one would have done
         "note": _does(lang, view, card) + ("" if int(best.card) == int(card) else
                                             " " + say(lang, "review_better", text=_does(lang, view, best.card))),
     }
+    if best is not played:
+        out["note"] += "".join(" " + say(lang, "review_nil", **params)
+                               for params in _nil_moved(seat, analysis.nils, played, best, len(view.plays) // 4))
     if all(len(hands.get(Seat(s), [])) == 13 for s in range(4)):
         # Hindsight: the same decision with every hand face up.
         actual = SampledDeal(tuple(state.held), tuple(state.known))

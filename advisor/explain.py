@@ -142,6 +142,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_bid_make_best": "With {bid}, your team's contract makes in about {pct:.0f}% of the simulated"
                                 " deals; with {best}, in {best_pct:.0f}%.",
         "review_bid_nil": "A nil here makes about {pct:.0f}% of the time.",
+        "review_nil": "{seat}'s nil makes about {pct:.0f}% of the time after {card}, {best_pct:.0f}% after {best}.",
     },
     "pl": {
         "only_card": "{card} to twoja jedyna dozwolona karta.",
@@ -280,6 +281,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_bid_make_best": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych"
                                 " rozdań; przy {best} w {best_pct:.0f}%.",
         "review_bid_nil": "Zero udaje się tu w ok. {pct:.0f}% przypadków.",
+        "review_nil": "Zero gracza {seat} udaje się po {card} w ok. {pct:.0f}% przypadków, po {best} w {best_pct:.0f}%.",
     },
 }
 

@@ -291,6 +291,20 @@ class PlayAnalysis:
     elapsed: float
     nils: list[int]
     game_at_stake: bool = False  # the game can end with this hand: cards ranked by the win chance
+    # per card: its ``value`` and its team tricks in each deal valued (the means are MoveStats'),
+    # so that two cards' difference can be judged against its spread over the same deals
+    deal_values: dict[int, np.ndarray] = field(default_factory=dict)
+    deal_tricks: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def difference(self, better: Card, worse: Card) -> tuple[float, float, float, float]:
+        """(mean, standard error) of ``better``'s value over ``worse``'s across the deals, then
+        the same for the team's tricks; the errors are inf under two deals."""
+        out = []
+        for per_deal in (self.deal_values, self.deal_tricks):
+            d = per_deal[int(better)] - per_deal[int(worse)] if per_deal else np.zeros(0)
+            se = float(d.std(ddof=1) / math.sqrt(len(d))) if len(d) >= 2 else math.inf
+            out += [float(d.mean()) if len(d) else 0.0, se]
+        return tuple(out)
 
     @property
     def team_nil_live(self) -> bool:
@@ -335,6 +349,7 @@ def analyse_play(
     busted = {c: 1 for c in stats}  # a hopeless nil, or one whose search valued no card
     finals = []  # per deal, per card: our game score and theirs after the hand, the same had the
     # pressed nils made, and the press bonus (see NIL_PRESS_BONUS)
+    per_deal = []  # per deal, per card: team tricks, points, press points
     charge_bags = BAGS_AFTER_CONTRACT and bags_only_at_stake(state, team)
 
     def value(mine, theirs) -> float:
@@ -351,6 +366,7 @@ def analyse_play(
             continue
         team_vals, nil_vals = solved[keys[i]]
         finals.append([])
+        per_deal.append([])
         # the team's own live nils that this deal leaves a chance to escape (OWN_NIL_HOPE)
         hopeful = [s for s in nil_vals if (s & 1) == team and not holds_top_spade(state, deal.remaining, s)] \
             if OWN_NIL_HOPE else []
@@ -365,6 +381,7 @@ def analyse_play(
             mine, theirs = (ns, ew) if team == 0 else (ew, ns)
             st.tricks += tricks[team] + tricks[team + 2]
             st.points += value(mine, theirs)
+            per_deal[-1].append([tricks[team] + tricks[team + 2], value(mine, theirs), 0.0])
             st.our_points += mine.hand_points
             final = (mine.points, theirs.points)
             pressed = {s: NIL_PRESS_BONUS for s, v in forced.items() if v >= 2 and (s & 1) != team}
@@ -386,6 +403,7 @@ def analyse_play(
                                     state.points_before, state.bags_before)
                 mine_made, theirs_made = (ns, ew) if team == 0 else (ew, ns)
                 st.press_points += bonus * (value(mine, theirs) - value(mine_made, theirs_made))
+                per_deal[-1][-1][2] = bonus * (value(mine, theirs) - value(mine_made, theirs_made))
                 finals[-1].append(final + (mine_made.points, theirs_made.points, bonus))
             else:
                 finals[-1].append(final + final + (0.0,))
@@ -417,8 +435,14 @@ def analyse_play(
         # Near the end a point is worth what it does to the result: a card that makes sure of
         # the goal beats one that scores more on average (chance counted in points, see slope).
         st.value = (st.win + st.press_win) / slope if at_stake else st.points + st.press_points
+    deal_values, deal_tricks = {}, {}
+    if per_deal:
+        each = np.array(per_deal, float)  # deals x cards x (tricks, points, press points)
+        values = (chance + press) / slope if at_stake else each[..., 1] + each[..., 2]
+        for k, c in enumerate(stats):
+            deal_values[c], deal_tricks[c] = values[:, k], each[:, k, 0]
     moves = sorted(stats.values(), key=lambda m: (-m.value, -m.points, -m.tricks, m.card % 13))
-    return PlayAnalysis(seat, moves, done, time.perf_counter() - start, nils, at_stake)
+    return PlayAnalysis(seat, moves, done, time.perf_counter() - start, nils, at_stake, deal_values, deal_tricks)
 
 
 def _solve_for_play(state: HandState, deal: SampledDeal, nils: list[int], busted: dict,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 import re
 import subprocess
@@ -824,3 +825,37 @@ def test_a_review_whose_better_bid_was_nil_says_so_in_words_and_how_often_it_mak
     text = render_review({"decisions": [decision], "summary": ""}, "en")
     assert "bid 2, best nil (costs 12.0 points) ?" in text
     assert "zgłoszono 2, najlepiej zero" in render_review({"decisions": [decision], "summary": ""}, "pl")
+
+
+def test_a_card_difference_over_the_same_deals_has_its_standard_error():
+    from advisor.search import analyse_play
+
+    rec = _random_hand(5, (3, 4, 2, 3))
+    rec.plays = rec.plays[:9]
+    view = seat_view(replay(rec), replay(rec).to_act)
+    a = analyse_play(view, time_budget=math.inf, max_samples=12, rng=random.Random(3))
+    best, worst = a.moves[0], a.moves[-1]
+    mean, error, tricks, tricks_error = a.difference(best.card, worst.card)
+    assert mean == pytest.approx(best.value - worst.value) and tricks == pytest.approx(best.tricks - worst.tricks)
+    per_deal = a.deal_values[int(best.card)] - a.deal_values[int(worst.card)]
+    assert len(per_deal) == a.samples == 12
+    assert error == pytest.approx(per_deal.std(ddof=1) / math.sqrt(12)) and math.isfinite(tricks_error)
+    assert a.difference(best.card, best.card) == (0.0, 0.0, 0.0, 0.0)
+
+
+def test_a_review_marks_a_card_only_where_its_loss_stands_clear_of_the_sampling():
+    """A card whose loss is within REVIEW_CLEAR_Z standard errors of nothing over the deals it was
+    judged on is not marked, however large its mean (a nil made or busted in a few deals moves a
+    mean by tens of points); one that loses in every deal is."""
+    from advisor.advice import REVIEW_CLEAR_Z
+
+    for seed in (21, 22):
+        r = review_json(_random_hand(seed, (3, 0, 3, 3)), time_budget=0.05, seed=1)
+        plays = [d for d in r["decisions"] if d["kind"] == "play"]
+        assert any(d["mark"] for d in plays)
+        for d in plays:
+            points_clear = d["cost"] >= 10 and d["cost"] >= REVIEW_CLEAR_Z * d["cost_error"]
+            tricks_clear = d["tricks_lost"] > 0.1 and d["tricks_lost"] >= REVIEW_CLEAR_Z * d["tricks_lost_error"]
+            assert bool(d["mark"]) == (points_clear or tricks_clear), d
+            if d["best"] == d["played"]:
+                assert d["cost_error"] == 0 and not d["mark"]
