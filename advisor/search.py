@@ -379,9 +379,10 @@ def analyse_play(
             ns, ew = score_hand(state.rules, tuple(state.bids), tricks,
                                 state.points_before, state.bags_before)
             mine, theirs = (ns, ew) if team == 0 else (ew, ns)
+            points = value(mine, theirs)
             st.tricks += tricks[team] + tricks[team + 2]
-            st.points += value(mine, theirs)
-            per_deal[-1].append([tricks[team] + tricks[team + 2], value(mine, theirs), 0.0])
+            st.points += points
+            per_deal[-1].append([tricks[team] + tricks[team + 2], points, 0.0])
             st.our_points += mine.hand_points
             final = (mine.points, theirs.points)
             pressed = {s: NIL_PRESS_BONUS for s, v in forced.items() if v >= 2 and (s & 1) != team}
@@ -402,8 +403,8 @@ def analyse_play(
                                     final_tricks(state, ns_more, {**nil_more, **{s: 0 for s in pressed}}),
                                     state.points_before, state.bags_before)
                 mine_made, theirs_made = (ns, ew) if team == 0 else (ew, ns)
-                st.press_points += bonus * (value(mine, theirs) - value(mine_made, theirs_made))
-                per_deal[-1][-1][2] = bonus * (value(mine, theirs) - value(mine_made, theirs_made))
+                per_deal[-1][-1][2] = bonus * (points - value(mine_made, theirs_made))
+                st.press_points += per_deal[-1][-1][2]
                 finals[-1].append(final + (mine_made.points, theirs_made.points, bonus))
             else:
                 finals[-1].append(final + final + (0.0,))
