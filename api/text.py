@@ -131,8 +131,12 @@ def render_review(r: dict[str, Any], lang: str = "en") -> str:
     for d in r["decisions"]:
         if d["cost"] > 0.05 or d.get("mark"):
             mark = d.get("mark") or ""
-            # the marks are by tricks lost (ben's rule), the cost in points: both are shown
-            cost = word(lang, "points", value=number(lang, d["cost"], 1))
+            # the marks are by tricks lost (ben's rule), the cost in points: both are shown, the
+            # points with their standard error over the deals judged on where there is one
+            value = number(lang, d["cost"], 1)
+            if d.get("cost_error"):
+                value += " ± " + number(lang, d["cost_error"], 1)
+            cost = word(lang, "points", value=value)
             if d.get("tricks_lost"):
                 cost += ", " + word(lang, "tricks", value=number(lang, d["tricks_lost"], 1))
             is_bid = d.get("kind") == "bid"

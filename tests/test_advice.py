@@ -729,6 +729,8 @@ def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
          "mark": "", "note": "With 2, ..."},
         {"kind": "play", "index": 28, "label": "trick 8", "seat": "N", "played": "JS", "best": "2H",
          "cost": 0.8, "tricks_lost": 0.4, "mark": "?", "note": "JS: ..."},
+        {"kind": "play", "index": 30, "label": "trick 8", "seat": "S", "played": "AD", "best": "2D",
+         "cost": 41.75, "cost_error": 9.6, "tricks_lost": 0.0, "mark": "?", "note": "AD: ..."},
         {"kind": "play", "index": 33, "label": "trick 9", "seat": "N", "played": "3C", "best": "3C",
          "cost": 0.0, "tricks_lost": 0.0, "mark": "", "note": "3C: ..."},
         {"kind": "bid", "index": 2, "label": "bid 3", "seat": "S", "played": "blind_nil", "best": "nil",
@@ -737,13 +739,15 @@ def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
     lines = render_review(review).splitlines()
     assert lines[0] == "   bidding N: bid 2, best 3 (costs 5.5 points)"
     assert lines[2] == "   trick 8 N: played JS, best 2H (costs 0.8 points, 0.4 tricks) ?"
-    assert lines[4] == "   bidding S: bid blind nil, best nil (costs 40.0 points) ?"
+    assert lines[4] == "   trick 8 S: played AD, best 2D (costs 41.8 ± 9.6 points) ?"  # with its error
+    assert lines[6] == "   bidding S: bid blind nil, best nil (costs 40.0 points) ?"
     assert "trick 9" not in render_review(review) and lines[-1] == "N: 1 costly decision."
     # in Polish the labels around the (already translated) notes are Polish too, with decimal commas
     pl = render_review(review, lang="pl").splitlines()
     assert pl[0] == " licytacja N: zgłoszono 2, najlepiej 3 (koszt 5,5 pkt)"
     assert pl[2] == "    lewa 8 N: zagrano JS, najlepiej 2H (koszt 0,8 pkt, 0,4 lewy) ?"
-    assert pl[4] == " licytacja S: zgłoszono zero w ciemno, najlepiej zero (koszt 40,0 pkt) ?"
+    assert pl[4] == "    lewa 8 S: zagrano AD, najlepiej 2D (koszt 41,8 ± 9,6 pkt) ?"
+    assert pl[6] == " licytacja S: zgłoszono zero w ciemno, najlepiej zero (koszt 40,0 pkt) ?"
 
 
 def test_play_and_bid_text_in_polish_through_the_cli(tmp_path):
@@ -866,3 +870,23 @@ def test_a_review_marks_a_card_only_where_its_loss_stands_clear_of_the_sampling(
             assert bool(d["mark"]) == (points_clear or tricks_clear), d
             if d["best"] == d["played"]:
                 assert d["cost_error"] == 0 and not d["mark"]
+
+
+def test_the_readmes_review_example_is_what_piki_review_prints(tmp_path, capsys):
+    """README.md shows `piki review` of a committed match hand: without a time budget the review
+    is the same on every run, so the example must be its output to the letter."""
+    import gzip
+    from pathlib import Path
+
+    from api.cli import main
+
+    root = Path(__file__).resolve().parents[1]
+    with gzip.open(root / "benchmarks/matches/pimc-heuristic-seed11-r15-hands.jsonl.gz", "rt") as f:
+        line = [next(f) for _ in range(5)][-1]
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(json.loads(line)["record"]))
+    assert main(["review", str(path), "--seat", "N"]) == 0
+    printed = capsys.readouterr().out
+    readme = (root / "README.md").read_text()
+    start = readme.index("```text\n", readme.index("A finished hand, reviewed for N")) + len("```text\n")
+    assert readme[start:readme.index("```", start)] == printed
