@@ -368,10 +368,8 @@ def nil_reason(seat: int, nil_seat: int, moves: list[MoveStats], tricks_played: 
     >>> nil_reason(0, 2, [a, MoveStats(Card(1), nil_ok={2: 0.1})])[0]  # 48.5% against 51.7%
     'cover_partner_nil_any'
     """
-    ours = (nil_seat & 1) == (seat & 1)
-
     def chance(m: MoveStats) -> float:
-        return round(100 * nil_chance(m.nil_ok.get(nil_seat, 1.0), ours, tricks_played), 1)
+        return nil_pct(seat, nil_seat, m, tricks_played)
 
     best = moves[0]
     pct = chance(best)
@@ -387,6 +385,12 @@ def nil_reason(seat: int, nil_seat: int, moves: list[MoveStats], tricks_played: 
     return key, params
 
 
+def nil_pct(seat: int, nil_seat: int, move: MoveStats, tricks_played: int) -> float:
+    """``nil_seat``'s chance (:func:`nil_chance`, in per cent to one place) after ``move`` by ``seat``."""
+    ours = (nil_seat & 1) == (seat & 1)
+    return round(100 * nil_chance(move.nil_ok.get(nil_seat, 1.0), ours, tricks_played), 1)
+
+
 def _nil_moved(seat: int, nils, played: MoveStats, best: MoveStats, tricks_played: int) -> list[dict]:
     """For each live nil whose chance the card played moved (by NIL_CHANCE_SHOWN or more) from
     what the best card gives it: its seat, both cards and both chances, for the review's note.
@@ -399,8 +403,7 @@ def _nil_moved(seat: int, nils, played: MoveStats, best: MoveStats, tricks_playe
     """
     out = []
     for s in nils:
-        ours = (s & 1) == (seat & 1)
-        pct, best_pct = (round(100 * nil_chance(m.nil_ok.get(s, 1.0), ours, tricks_played), 1) for m in (played, best))
+        pct, best_pct = nil_pct(seat, s, played, tricks_played), nil_pct(seat, s, best, tricks_played)
         if abs(pct - best_pct) >= NIL_CHANCE_SHOWN:
             out.append({"seat": "NESW"[s], "card": str(played.card), "pct": pct, "best": str(best.card),
                         "best_pct": best_pct})
