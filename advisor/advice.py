@@ -443,8 +443,21 @@ REVIEW_BID_SAMPLES = {"fixed": 8, "timed": 24}
 REVIEW_CLEAR_Z = 2.0
 
 
-def _clear(loss: float, error: float) -> bool:
-    return loss > 0 and loss >= REVIEW_CLEAR_Z * error
+def card_mark(cost: float, cost_error: float, tricks_lost: float, tricks_error: float,
+              z: float | None = None) -> str:
+    """A reviewed card's mark: "??" / "?" by the tricks it lost (:func:`_mark`), else "?" for 10
+    points or more, each only where the loss is at least ``z`` (REVIEW_CLEAR_Z) standard errors.
+
+    >>> card_mark(12.0, 5.0, 0.0, 0.0), card_mark(12.0, 7.0, 0.0, 0.0), card_mark(3.0, 1.0, 0.7, 0.1)
+    ('?', '', '??')
+    """
+    z = REVIEW_CLEAR_Z if z is None else z
+
+    def clear(loss: float, error: float) -> bool:
+        return loss > 0 and loss >= z * error
+
+    return (_mark(tricks_lost) if clear(tricks_lost, tricks_error) else "") or \
+        ("?" if cost >= 10 and clear(cost, cost_error) else "")
 
 
 def _rounded(x: float, places: int) -> float | None:
@@ -586,8 +599,7 @@ def _review_card(state: HandState, card: Card, index: int, budget: float, rng: r
         "label": f"trick {index // 4 + 1}", "played": str(card), "best": str(best.card),
         "cost": round(cost, 1), "tricks_lost": round(tricks_lost, 2),
         "cost_error": _rounded(cost_error, 1), "tricks_lost_error": _rounded(tricks_error, 2),
-        "mark": (_mark(tricks_lost) if _clear(tricks_lost, tricks_error) else "")
-                or ("?" if cost >= 10 and _clear(cost, cost_error) else ""),
+        "mark": card_mark(cost, cost_error, tricks_lost, tricks_error),
         "alternatives": [{"card": str(m.card), "expected_tricks": round(m.tricks, 2),
                           "expected_points": round(m.points, 1)} for m in analysis.moves],
         # what the card played did and, where another was better, what that one would have done

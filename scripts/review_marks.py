@@ -50,11 +50,13 @@ def card_decisions(records: list[dict], samples: int, seed: int) -> dict[tuple, 
 
 
 def marked(d: dict, z: float) -> bool:
-    """The review's mark rule at ``z`` standard errors (``advisor.advice._clear``)."""
-    def clear(loss, error):
-        return loss > 0 and loss >= z * (math.inf if error is None else error)
-    return (d["tricks_lost"] > 0.1 and clear(d["tricks_lost"], d["tricks_lost_error"])) or \
-        (d["cost"] >= 10 and clear(d["cost"], d["cost_error"]))
+    """The review's mark rule (``advisor.advice.card_mark``) at ``z`` standard errors, for a
+    decision of its JSON (a null error: judged on under two deals)."""
+    from advisor.advice import card_mark
+
+    def error(key):
+        return math.inf if d[key] is None else d[key]
+    return bool(card_mark(d["cost"], error("cost_error"), d["tricks_lost"], error("tricks_lost_error"), z))
 
 
 def main(argv: list[str] | None = None) -> int:
