@@ -105,13 +105,20 @@ def gains_agree(guess: np.ndarray, paper: np.ndarray) -> bool:
     return float(np.abs(ratio / ratio.mean() - 1.0).max()) <= LIGHT_AGREES
 
 
-def white_balanced(img: np.ndarray, boxes: np.ndarray) -> np.ndarray | None:
-    """``img`` balanced by the paper around ``boxes``, or None where there are no boxes or the
-    light is near enough to white as it is."""
+def coloured_paper(img: np.ndarray, boxes: np.ndarray) -> np.ndarray | None:
+    """The gains of the paper around ``boxes`` (:func:`paper_gains`), or None where there are no
+    boxes or the light is near enough to white as it is (under CAST_RATIO)."""
     if len(boxes) == 0:
         return None
     gains = paper_gains(img, boxes)
-    return balanced(img, gains) if cast_ratio(gains) >= CAST_RATIO else None
+    return gains if cast_ratio(gains) >= CAST_RATIO else None
+
+
+def white_balanced(img: np.ndarray, boxes: np.ndarray) -> np.ndarray | None:
+    """``img`` balanced by the paper around ``boxes``, or None where there are no boxes or the
+    light is near enough to white as it is."""
+    gains = coloured_paper(img, boxes)
+    return None if gains is None else balanced(img, gains)
 
 
 # A black-and-white image (a phone's mono filter, a grey scanner copy) has no colour anywhere: the

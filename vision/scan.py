@@ -15,7 +15,7 @@ import numpy as np
 
 from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, assign_cards, build_result
 from .classify import PHOTO_REREAD_CONTEXT, Classifier
-from .colour import (CAST_RATIO, balanced, black_and_white, cast_ratio, gains_agree, light_gains, paper_gains,
+from .colour import (CAST_RATIO, balanced, black_and_white, cast_ratio, coloured_paper, gains_agree, light_gains,
                      white_balanced)
 from .crops import CONTEXT
 from .detect import Detector
@@ -188,8 +188,8 @@ class CardDetector:
             ahead = balanced(img, guess)
             first = self.detector(ahead)
             if len(first[0]) >= GUESS_JUDGED_BY:
-                paper = paper_gains(img, first[0])
-                if cast_ratio(paper) < CAST_RATIO:
+                paper = coloured_paper(img, first[0])
+                if paper is None:  # white after all
                     return img, self.detector(img)
                 if gains_agree(guess, paper):
                     return ahead, first
