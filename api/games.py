@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from advisor.bids import bid_to_json, parse_bid, BidParseError
 from advisor.cards import Seat, mask_to_cards, parse_card, parse_seat, CardParseError, sort_for_display
@@ -220,9 +220,15 @@ class GameService:
         return build(row.id, row.created, row.meta, self.storage.events(game_id), row.tracker)
 
     # ------------------------------------------------------------------ writing
-    def _store(self, game: Game, ev: dict[str, Any]) -> Game:
-        """Validate ``ev`` against ``game`` and append it; retried once on a concurrent write."""
+    def _store(self, game: Game, make_event: Callable[[Game], dict[str, Any]]) -> Game:
+        """Append the event ``make_event`` builds from ``game`` after validating it.
+
+        When another request stored an event first, the game is read again and the event built
+        again from the request as it came (a bid that named no seat is the next bidder's bid), so
+        its checks see the game as it is now; tried three times in all.
+        """
         for attempt in range(3):
+            ev = make_event(game)
             records = _copy_records(game.records)
             apply_event(records, game.meta, ev)
             replay(records[-1])  # raises IllegalEvent: nothing stored
@@ -232,20 +238,11 @@ class GameService:
                 if attempt == 2:
                     raise
                 game = self.load(game.id)
-                ev = self._recheck(game, ev)
                 continue
             # stored at position game.seq: the log is now exactly the one read plus ev
             return Game(game.id, game.created, game.meta, game.log + [ev], game.effective + [ev],
                         records, game.tracker)
         raise AssertionError("unreachable")  # pragma: no cover
-
-    def _recheck(self, game: Game, ev: dict[str, Any]) -> dict[str, Any]:
-        """After a concurrent write, the event must still make sense (e.g. still that seat's turn)."""
-        if ev["type"] == "bid":
-            return self._bid_event(game, ev["bid"], ev.get("seat"))
-        if ev["type"] == "play":
-            return self._play_event(game, ev["card"], ev.get("seat"), ev.get("source", "typed"))
-        return ev
 
     def _bid_event(self, game: Game, bid: Any, seat: Any) -> dict[str, Any]:
         try:
@@ -286,12 +283,10 @@ class GameService:
                 "source": source}
 
     def bid(self, game_id: str, bid: Any, seat: Any = None) -> Game:
-        game = self.load(game_id)
-        return self._store(game, self._bid_event(game, bid, seat))
+        return self._store(self.load(game_id), lambda g: self._bid_event(g, bid, seat))
 
     def play(self, game_id: str, card: Any, seat: Any = None, source: str = "typed") -> Game:
-        game = self.load(game_id)
-        return self._store(game, self._play_event(game, card, seat, source))
+        return self._store(self.load(game_id), lambda g: self._play_event(g, card, seat, source))
 
     def set_hand(self, game_id: str, cards: Any, seat: Any = None) -> Game:
         game = self.load(game_id)
@@ -305,12 +300,16 @@ class GameService:
             except ValueError as e:
                 raise RecordError.at("seat", e) from None
         ev = {"type": "hand", "seat": s.name, "cards": _cards(cards, "cards")}
-        # no card in two hands (RecordError, 422); what the seat already played must be among
-        # its cards (checked by the replay in _store: IllegalEvent, 409)
-        records = _copy_records(game.records)
-        apply_event(records, game.meta, ev)
-        HandRecord.from_json(records[-1].to_json())
-        return self._store(game, ev)
+
+        def checked(g: Game) -> dict[str, Any]:
+            # no card in two hands (RecordError, 422); what the seat already played must be
+            # among its cards (checked by the replay in _store: IllegalEvent, 409)
+            records = _copy_records(g.records)
+            apply_event(records, g.meta, ev)
+            HandRecord.from_json(records[-1].to_json())
+            return ev
+
+        return self._store(game, checked)
 
     def undo(self, game_id: str) -> Game:
         game = self.load(game_id)
@@ -327,8 +326,12 @@ class GameService:
             if game.user_seat is None:
                 raise RecordError("a known hand for the next hand needs the game's user_seat")
             ev["cards"] = _cards(cards, "cards")
-        next_record(game.record, game.meta.get("user_seat"), ev["cards"])  # raises GameConflict
-        return self._store(game, ev)
+
+        def checked(g: Game) -> dict[str, Any]:
+            next_record(g.record, g.meta.get("user_seat"), ev["cards"])  # raises GameConflict
+            return ev
+
+        return self._store(game, checked)
 
     def hands(self, game_id: str) -> list[dict[str, Any]]:
         game = self.load(game_id)

@@ -234,10 +234,10 @@ def test_live_game_typed_by_hand(page, server):
     page.locator("#live-game").wait_for(state="visible")
     gid = page.locator("#live-id").inner_text()
     assert len(gid) >= 20
-    for bid in ("3", "4", "3", "2"):
+    for seat, bid in zip("NESW", ("3", "4", "3", "2")):  # the dealer bids first
         page.select_option("#live-manual select[name=bid]", bid)
         page.click("#add-bid")
-        page.wait_for_function(f"document.querySelector('#live-state').textContent.includes('{bid}')")
+        page.wait_for_function(f"document.querySelector('#live-state').textContent.includes('{seat} {bid}')")
     page.wait_for_function("document.querySelector('#live-state').textContent.includes('Phase: play')")
     lead = next(c for c in hands["N"] if c[1] != "S")
     page.fill("#live-manual input[name=card]", lead)
