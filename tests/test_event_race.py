@@ -16,7 +16,7 @@ from advisor.record import HandRecord, replay
 from advisor.state import IllegalEvent
 from api.games import GameConflict, GameService
 from test_api_support import deal
-from test_tracker_race import TIMEOUT, run_together, storages  # noqa: F401 - a fixture
+from test_tracker_race import TIMEOUT, run_together
 
 
 class ReadThenWait:

@@ -31,21 +31,6 @@ from vision.tracking import FrameTracker
 TIMEOUT = 30
 
 
-@pytest.fixture()
-def storages(db_url):
-    """Opens storage objects on the test database; closes them at the end."""
-    opened = []
-
-    def make():
-        s = open_storage(db_url)
-        opened.append(s)
-        return s
-
-    yield make
-    for s in opened:
-        s.close()
-
-
 class Gated:
     """A storage whose first ``set_tracker`` waits until every party has read the game; with
     ``after`` it then also waits until that other party has stored its tracker (a fixed order).
