@@ -521,13 +521,36 @@ def hands_with_plays(final: HandState) -> dict[Seat, list[Card]]:
 
 
 def seat_summary(lang: str, seat_text: str, decisions: list[dict]) -> str:
-    """One seat's line under a review: its marked decisions and the points lost in all; with none
-    marked, still the points the unmarked ones cost (a bid a trick under the best costs a few)."""
+    """One seat's line under a review: its marked decisions and what they cost, then what the
+    smaller choices cost where that stands clear of the sampling (:func:`cost_stands_clear`).
+
+    Only those: a cost is the best card's mean over the played one's and never below 0, so over
+    the twenty-odd cards of a hand the sampling's noise alone adds up to tens of points."""
     bad = [d for d in decisions if d["mark"]]
-    lost = sum(d["cost"] for d in decisions)
-    tricks = sum(d.get("tricks_lost", 0.0) for d in decisions)
-    key = "review_summary" if bad else "review_clean_small" if lost >= 1 else "review_clean"
-    return say(lang, key, seat_text=seat_text, mistakes=len(bad), lost=lost, tricks=tricks)
+    smaller = sum(d["cost"] for d in decisions if not d["mark"] and cost_stands_clear(d))
+    if not bad:
+        return say(lang, "review_clean_small" if smaller >= 1 else "review_clean", seat_text=seat_text, lost=smaller)
+    text = say(lang, "review_summary", seat_text=seat_text, mistakes=len(bad),
+               lost=sum(d["cost"] for d in bad), tricks=sum(d.get("tricks_lost", 0.0) for d in bad))
+    return text + (" " + say(lang, "review_smaller", lost=smaller) if smaller >= 1 else "")
+
+
+def cost_stands_clear(decision: dict) -> bool:
+    """A reviewed decision's cost is above 0 by more than the sampling explains: for a card, by
+    REVIEW_CLEAR_Z standard errors (``cost_error``); a bid's cost, read off the bid model's
+    evaluation of every bid on the same deals, counts as it is.
+
+    >>> cost_stands_clear({"kind": "play", "cost": 4.5, "cost_error": 10.6})
+    False
+    >>> cost_stands_clear({"kind": "play", "cost": 4.5, "cost_error": 2.0}), cost_stands_clear({"kind": "bid", "cost": 1.4})
+    (True, True)
+    """
+    if decision["cost"] <= 0:
+        return False
+    if decision["kind"] == "bid":
+        return True
+    error = decision.get("cost_error")
+    return error is not None and decision["cost"] >= REVIEW_CLEAR_Z * error
 
 
 def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: random.Random,

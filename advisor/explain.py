@@ -129,8 +129,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                " nil (or blind nil) it makes only about {pct:.0f}% of the time.",
         "blind_nil_after_bid": "Partner bid {bid}: with that cover a blind nil makes about {pct:.0f}%"
                                " of the time.",
-        "review_summary": "{seat_text}: {mistakes} {decisions_word}, {lost:.0f} {points_word} lost in all"
-                          " (about {tricks:.1f} tricks).",
+        "review_summary": "{seat_text}: {mistakes} {decisions_word} ({lost:.0f} {points_word}, about"
+                          " {tricks:.1f} tricks).",
+        "review_smaller": "Smaller choices cost {lost:.0f} {points_word} more.",
         "review_nothing": "Nothing to review: no reviewed seat's hand is fully known (cards known:"
                           " {seats}). List all 13 cards of a seat, or give every card it played.",
         "review_nothing_yet": "Nothing to review yet: the record has no bid or card of {seats}.",
@@ -266,8 +267,9 @@ TEXTS: dict[str, dict[str, str]] = {
                                " ciemno) partnera udaje się ono tylko w ok. {pct:.0f}% przypadków.",
         "blind_nil_after_bid": "Partner zadeklarował {bid}: przy takiej osłonie zero w ciemno udaje się w ok."
                                " {pct:.0f}% przypadków.",
-        "review_summary": "{seat_text}: {mistakes} {decisions_word}, razem stracono {lost:.0f} {points_word}"
-                          " (ok. {tricks:.1f} lewy).",
+        "review_summary": "{seat_text}: {mistakes} {decisions_word} ({lost:.0f} {points_word}, ok."
+                          " {tricks:.1f} lewy).",
+        "review_smaller": "Drobniejsze wybory kosztowały jeszcze {lost:.0f} {points_word}.",
         "review_nothing": "Nie ma czego oceniać: ręka żadnego z ocenianych graczy nie jest znana w całości"
                           " (znane karty: {seats}). Podaj wszystkie 13 kart gracza albo każdą zagraną przez"
                           " niego kartę.",

@@ -7,7 +7,8 @@ reviews each (all seats, no time budget) once with ``--reference`` deals a card 
 reference and once per seed with ``--samples`` deals, and counts, per ``--z`` (the standard
 errors a loss must stand clear by, ``advisor.advice.REVIEW_CLEAR_Z``): the cards marked, how many
 of them the reference finds no mistake at all (under 5 points and 0.05 tricks lost), and how many
-of the reference's gross mistakes (20 points or 0.3 tricks) they catch.
+of the reference's gross mistakes (20 points or 0.3 tricks) they catch; and the points the
+review's summaries add up over the hands (:func:`totals`).
 """
 from __future__ import annotations
 
@@ -59,6 +60,17 @@ def marked(d: dict, z: float) -> bool:
     return bool(card_mark(d["cost"], error("cost_error"), d["tricks_lost"], error("tricks_lost_error"), z))
 
 
+def totals(decisions: dict[tuple, dict]) -> str:
+    """The card decisions' costs added up as the summaries of the review add them
+    (``advisor.advice.seat_summary``: the marked ones, then the others that stand clear of the
+    sampling), beside every decision's cost added up (as the summaries did before)."""
+    from advisor.advice import cost_stands_clear
+
+    shown = sum(d["cost"] for d in decisions.values() if d["mark"] or cost_stands_clear(d))
+    every = sum(d["cost"] for d in decisions.values())
+    return f"the summaries' points {shown:.0f} (every decision's cost {every:.0f})"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=12)
@@ -73,8 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     gross = {k for k, d in ref.items() if d["cost"] >= 20 or d["tricks_lost"] >= 0.3}
     print(f"{len(ref)} card decisions in {len(records)} hands; the reference ({args.reference} deals) finds"
           f" {len(gross)} gross mistakes", flush=True)
+    print(f"reference: {totals(ref)}", flush=True)
     for seed in (int(s) for s in args.seeds.split(",")):
         run = card_decisions(records, args.samples, seed)
+        print(f"{args.samples} deals, seed {seed}: {totals(run)}", flush=True)
         for z in (float(x) for x in args.z.split(",")):
             m = {k for k, d in run.items() if marked(d, z)}
             print(f"{args.samples} deals, seed {seed}, z {z}: {len(m)} marked, {len(m & fine)} of them no mistake,"

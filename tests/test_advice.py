@@ -778,23 +778,29 @@ def test_play_and_bid_text_in_polish_through_the_cli(tmp_path):
     assert " pkt" in out.stdout and "points" not in out.stdout
 
 
-def test_review_summary_counts_the_points_of_unmarked_decisions():
+def test_review_summary_counts_the_points_that_stand_clear_of_the_sampling():
     """A bid 5.5 points under the best is not marked, yet the summary must not call the seat's
-    play clean without saying what it cost; a seat that lost nothing is plainly clean."""
+    play clean without saying what it cost; a seat that lost nothing is plainly clean. A card's
+    cost within two standard errors of 0 is the sampling's noise: it is counted nowhere."""
     from advisor.advice import seat_summary
 
     small = [{"kind": "bid", "cost": 5.5, "mark": ""}, {"kind": "play", "cost": 0.0, "tricks_lost": 0.0, "mark": ""}]
     assert seat_summary("en", "N", small) == "N: no costly decisions found; 6 points lost in smaller choices."
     assert "6 pkt" in seat_summary("pl", "N", small)
     assert seat_summary("en", "N", [dict(small[1])]) == "N: no costly decisions found."
-    marked = small + [{"kind": "play", "cost": 12.0, "tricks_lost": 0.7, "mark": "??"}]
-    assert seat_summary("en", "E", marked) == ("E: 1 costly decision, 18 points lost in all"
-                                               " (about 0.7 tricks).")
-    assert seat_summary("en", "E", marked + marked[2:]).startswith("E: 2 costly decisions, ")
-    assert seat_summary("pl", "E", marked).startswith("E: 1 kosztowna decyzja, ")
-    assert seat_summary("pl", "E", marked + marked[2:]).startswith("E: 2 kosztowne decyzje, ")
-    one = [{"kind": "play", "cost": 0.6, "tricks_lost": 0.2, "mark": "?"}]
-    assert seat_summary("en", "W", one) == "W: 1 costly decision, 1 point lost in all (about 0.2 tricks)."
+    noise = {"kind": "play", "cost": 8.0, "cost_error": 6.0, "tricks_lost": 0.1, "mark": ""}
+    assert seat_summary("en", "N", [noise]) == "N: no costly decisions found."
+    clear = dict(noise, cost_error=3.0)
+    assert seat_summary("en", "N", [noise, clear]) == "N: no costly decisions found; 8 points lost in smaller choices."
+    marked = small + [noise, {"kind": "play", "cost": 12.0, "cost_error": 2.0, "tricks_lost": 0.7, "mark": "??"}]
+    assert seat_summary("en", "E", marked) == ("E: 1 costly decision (12 points, about 0.7 tricks)."
+                                               " Smaller choices cost 6 points more.")
+    assert seat_summary("pl", "E", marked) == ("E: 1 kosztowna decyzja (12 pkt, ok. 0,7 lewy)."
+                                               " Drobniejsze wybory kosztowały jeszcze 6 pkt.")
+    assert seat_summary("en", "E", marked[1:] + marked[3:]) == "E: 2 costly decisions (24 points, about 1.4 tricks)."
+    assert seat_summary("pl", "E", marked + marked[3:]).startswith("E: 2 kosztowne decyzje (24 pkt, ")
+    one = [{"kind": "play", "cost": 0.6, "cost_error": 0.1, "tricks_lost": 0.2, "mark": "?"}]
+    assert seat_summary("en", "W", one) == "W: 1 costly decision (1 point, about 0.2 tricks)."
 
 
 def test_a_nil_hand_on_lead_is_told_that_the_lead_counts():

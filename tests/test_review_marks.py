@@ -20,7 +20,10 @@ def test_the_mark_rule_is_the_reviews_own(capsys, monkeypatch):
                               "--z", "0,2"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("52 card decisions in 1 hands")
+    sums = [tuple(map(int, re.findall(r"summaries' points (\d+) \(every decision's cost (\d+)\)", line)[0]))
+            for line in lines if "summaries" in line]
+    assert len(sums) == 2 and all(shown <= every for shown, every in sums)
     counts = [tuple(map(int, re.findall(r"(\d+) marked, (\d+) of them no mistake, (\d+) of the", line)[0]))
-              for line in lines[1:]]
+              for line in lines if " marked, " in line]
     assert len(counts) == 2 and counts[1][0] <= counts[0][0]  # a stricter z marks fewer
     assert all(no <= m and caught <= m for m, no, caught in counts)
