@@ -14,6 +14,15 @@ CLASSIFIER_FILES = ("corner_classifier.onnx", "corner_classifier_2.onnx")
 # Two more, run only on the corners the first two are unsure of: all four averaged there.
 REREAD_FILES = ("corner_classifier_3.onnx", "corner_classifier_4.onnx")
 
+# Between two operators of a run, the second thread waits for work by spinning this many
+# microseconds before it sleeps, and stops spinning when the run ends (force_spinning_stop): a
+# frame's 120-odd operators are then handed over without a wake-up each (640-px frames about 13 %
+# faster on an idle machine, as fast beside one busy process), and no CPU is burnt between runs.
+# ONNX Runtime's default spin goes on after a run (17.6 ms of CPU a frame against 12), and 200 us
+# with the stop took a busy neighbour's core often enough to lose a third (benchmarks/README.md,
+# Scan, thirty-ninth and forty-second stops). PIKI_VISION_SPIN_US=0: never spin.
+SPIN_US = 20
+
 _lock = threading.Lock()
 _sessions: dict[str, object] = {}
 
@@ -30,8 +39,11 @@ def session(path: str | Path):
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = int(os.environ.get("PIKI_VISION_THREADS", "2"))
             opts.inter_op_num_threads = 1
-            # no busy-waiting between runs: the machine is shared with the web server and others
-            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            spin_us = int(os.environ.get("PIKI_VISION_SPIN_US", SPIN_US))
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin_us > 0 else "0")
+            if spin_us > 0:
+                opts.add_session_config_entry("session.intra_op.spin_duration_us", str(spin_us))
+                opts.add_session_config_entry("session.force_spinning_stop", "1")
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             _sessions[key] = ort.InferenceSession(key, opts, providers=["CPUExecutionProvider"])
         return _sessions[key]
