@@ -15,6 +15,7 @@ from typing import Any, Callable
 from advisor.record import HandRecord, RecordError, check_json, replay, state_json
 from advisor.refusals import words
 from advisor.state import IllegalEvent
+from vision.runtime import SettingError
 
 from . import text
 
@@ -198,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except SettingError as e:
+        print(f"piki: {e}", file=sys.stderr)
+        return 2
     except Exception as e:  # last resort: one line, never a traceback
         print(f"piki: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 3

@@ -15,6 +15,8 @@ import os
 import socket
 import sys
 
+from vision import runtime
+
 from .config import Settings, is_loopback
 
 # Scan requests run side by side in the server's threads, so one detector run uses one thread
@@ -47,6 +49,10 @@ def settings_from_env() -> Settings:
         value = os.environ.get(name) or "0"
         if not value.lstrip("-").isdigit() or (name == "PIKI_ADVICE_WORKERS" and int(value) < 0):
             raise ConfigError(f"{name} must be a whole number, not {value!r}")
+    try:  # read by the scan's model sessions, on the first scan
+        runtime.threads(), runtime.spin_microseconds()
+    except runtime.SettingError as e:
+        raise ConfigError(str(e)) from None
     origins = [o for o in os.environ.get("PIKI_CORS_ORIGINS", "").split(",") if o.strip()]
     return Settings(db=os.environ.get("PIKI_DB") or "piki.db", token=os.environ.get("PIKI_TOKEN") or None,
                     cors_origins=origins, advice_time_budget=budget, advice_timeout=advice_timeout,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import os
 import subprocess
 import sys
 import threading
@@ -286,3 +287,17 @@ def test_bad_advice_options_exit_2(tmp_path, args, words):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     last = proc.stderr.splitlines()[-1]  # argparse: the usage, then the error
     assert all(w in last for w in words), last
+
+
+@pytest.mark.parametrize("command", [["scan", "datasets/artwork/raster/simplistic/AH.png"],
+                                     ["serve", "--port", "1"]])
+@pytest.mark.parametrize("name, value, words", [("PIKI_VISION_THREADS", "two", "from 1 to 64, not 'two'"),
+                                                ("PIKI_VISION_SPIN_US", "-5", "from 0 to 100000, not '-5'")])
+def test_a_bad_vision_setting_is_named_not_a_traceback(command, name, value, words):
+    """The scan's thread settings are read from the environment: a value that cannot be used is
+    named with exit 2, by `piki scan` on its first model and by `piki serve` before it starts."""
+    proc = subprocess.run([*PIKI, *command], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          env={**os.environ, name: value})
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == f"piki: {name} must be a whole number {words}"
+    assert "Traceback" not in proc.stderr and proc.stdout == ""

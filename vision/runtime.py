@@ -37,9 +37,9 @@ def session(path: str | Path):
             if not Path(key).exists():
                 raise FileNotFoundError(f"model file {key} is missing (train with: python -m vision.train)")
             opts = ort.SessionOptions()
-            opts.intra_op_num_threads = int(os.environ.get("PIKI_VISION_THREADS", "2"))
+            opts.intra_op_num_threads = threads()
             opts.inter_op_num_threads = 1
-            spin_us = int(os.environ.get("PIKI_VISION_SPIN_US", SPIN_US))
+            spin_us = spin_microseconds()
             opts.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin_us > 0 else "0")
             if spin_us > 0:
                 opts.add_session_config_entry("session.intra_op.spin_duration_us", str(spin_us))
@@ -47,3 +47,39 @@ def session(path: str | Path):
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             _sessions[key] = ort.InferenceSession(key, opts, providers=["CPUExecutionProvider"])
         return _sessions[key]
+
+
+class SettingError(ValueError):
+    """A ``PIKI_VISION_*`` environment variable that cannot be used; the message names it."""
+
+
+def _whole(name: str, default: int, low: int, high: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise SettingError(f"{name} must be a whole number from {low} to {high}, not {raw!r}")
+    return value
+
+
+def threads() -> int:
+    """The threads each model runs on: ``PIKI_VISION_THREADS`` (default 2)."""
+    return _whole("PIKI_VISION_THREADS", 2, 1, 64)
+
+
+def spin_microseconds() -> int:
+    """How long a thread waits for the next operator before it sleeps: ``PIKI_VISION_SPIN_US``
+    (default SPIN_US; 0 never spins).
+
+    >>> os.environ["PIKI_VISION_SPIN_US"] = "x"; spin_microseconds()
+    Traceback (most recent call last):
+    ...
+    vision.runtime.SettingError: PIKI_VISION_SPIN_US must be a whole number from 0 to 100000, not 'x'
+    >>> del os.environ["PIKI_VISION_SPIN_US"]; spin_microseconds() == SPIN_US
+    True
+    """
+    return _whole("PIKI_VISION_SPIN_US", SPIN_US, 0, 100_000)
