@@ -70,6 +70,12 @@ def _rng(seed: int | None) -> random.Random:
     return random.Random(0 if seed is None else seed)
 
 
+def _decision_rng(seed: int | None, kind: str, index: int) -> random.Random:
+    """The random numbers of one reviewed decision, from the seed and the decision alone: a seat's
+    review is the same whether it is reviewed alone or with the others."""
+    return random.Random(f"{0 if seed is None else seed}:{kind}:{index}")
+
+
 # --------------------------------------------------------------------- bidding
 def _rule_bid_completed(state: HandState, rng: random.Random, n: int = RULE_COMPLETIONS) -> int:
     """The counting rules' bid for a hand only partly known: the commonest over ``n`` of its
@@ -484,7 +490,6 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
     # Without a time budget the review is the same on every run and machine: each decision is
     # judged on a fixed number of sampled deals (the seed's), however long they take.
     per_decision = math.inf if time_budget is None else time_budget
-    rng = _rng(seed)
     state = record.new_state()
     decisions: list[dict[str, Any]] = []
     order = [state.first.next(i) for i in range(4)]
@@ -492,12 +497,13 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
         if s not in record.bids:
             break
         if s in seats and state.complete[s]:
-            decisions.append(_review_bid(state, record.bids[s], i, per_decision, rng, lang))
+            decisions.append(_review_bid(state, record.bids[s], i, per_decision, _decision_rng(seed, "bid", i), lang))
         state.bid(record.bids[s])
     for index, card in enumerate(record.plays):
         s = state._to_act
         if Seat(s) in seats and state.complete[s]:
-            decisions.append(_review_card(state, card, index, per_decision, rng, hands, lang))
+            decisions.append(_review_card(state, card, index, per_decision, _decision_rng(seed, "play", index),
+                                          hands, lang))
         state.play(card)
     summary = [seat_summary(lang, s.name, mine) for s in seats
                if (mine := [d for d in decisions if d["seat"] == s.name])]
@@ -530,8 +536,9 @@ def seat_summary(lang: str, seat_text: str, decisions: list[dict]) -> str:
     smaller = sum(d["cost"] for d in decisions if not d["mark"] and cost_stands_clear(d))
     if not bad:
         return say(lang, "review_clean_small" if smaller >= 1 else "review_clean", seat_text=seat_text, lost=smaller)
-    text = say(lang, "review_summary", seat_text=seat_text, mistakes=len(bad),
-               lost=sum(d["cost"] for d in bad), tricks=sum(d.get("tricks_lost", 0.0) for d in bad))
+    tricks = sum(d.get("tricks_lost", 0.0) for d in bad)  # none where a nil or the bags cost the points
+    text = say(lang, "review_summary" if tricks >= 0.05 else "review_summary_points", seat_text=seat_text,
+               mistakes=len(bad), lost=sum(d["cost"] for d in bad), tricks=tricks)
     return text + (" " + say(lang, "review_smaller", lost=smaller) if smaller >= 1 else "")
 
 

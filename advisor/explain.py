@@ -131,6 +131,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                " of the time.",
         "review_summary": "{seat_text}: {mistakes} {decisions_word} ({lost:.0f} {points_word}, about"
                           " {tricks:.1f} tricks).",
+        "review_summary_points": "{seat_text}: {mistakes} {decisions_word} ({lost:.0f} {points_word}).",
         "review_smaller": "Smaller choices cost {lost:.0f} {points_word} more.",
         "review_nothing": "Nothing to review: no reviewed seat's hand is fully known (cards known:"
                           " {seats}). List all 13 cards of a seat, or give every card it played.",
@@ -269,6 +270,7 @@ TEXTS: dict[str, dict[str, str]] = {
                                " {pct:.0f}% przypadków.",
         "review_summary": "{seat_text}: {mistakes} {decisions_word} ({lost:.0f} {points_word}, ok."
                           " {tricks:.1f} lewy).",
+        "review_summary_points": "{seat_text}: {mistakes} {decisions_word} ({lost:.0f} {points_word}).",
         "review_smaller": "Drobniejsze wybory kosztowały jeszcze {lost:.0f} {points_word}.",
         "review_nothing": "Nie ma czego oceniać: ręka żadnego z ocenianych graczy nie jest znana w całości"
                           " (znane karty: {seats}). Podaj wszystkie 13 kart gracza albo każdą zagraną przez"

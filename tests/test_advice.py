@@ -801,6 +801,10 @@ def test_review_summary_counts_the_points_that_stand_clear_of_the_sampling():
     assert seat_summary("pl", "E", marked + marked[3:]).startswith("E: 2 kosztowne decyzje (24 pkt, ")
     one = [{"kind": "play", "cost": 0.6, "cost_error": 0.1, "tricks_lost": 0.2, "mark": "?"}]
     assert seat_summary("en", "W", one) == "W: 1 costly decision (1 point, about 0.2 tricks)."
+    # points lost without a trick (a partner's nil busted, bags): no "about 0.0 tricks"
+    nil = [{"kind": "play", "cost": 113.5, "cost_error": 20.0, "tricks_lost": 0.0, "mark": "?"}]
+    assert seat_summary("en", "E", nil) == "E: 1 costly decision (114 points)."
+    assert seat_summary("pl", "E", nil) == "E: 1 kosztowna decyzja (114 pkt)."
 
 
 def test_a_nil_hand_on_lead_is_told_that_the_lead_counts():
@@ -896,3 +900,20 @@ def test_the_readmes_review_example_is_what_piki_review_prints(tmp_path, capsys)
     readme = (root / "README.md").read_text()
     start = readme.index("```text\n", readme.index("A finished hand, reviewed for N")) + len("```text\n")
     assert readme[start:readme.index("```", start)] == printed
+
+
+def test_a_seat_reviewed_alone_gets_the_review_it_gets_among_all_four(monkeypatch):
+    """Each decision draws its deals from the seed and the decision alone: N's cards reviewed with
+    `--seat N` are judged on the deals they are judged on when every seat is reviewed (the web page
+    reviews all four), so the two reviews never disagree about N."""
+    import advisor.advice as advice
+
+    monkeypatch.setitem(advice.REVIEW_CARD_SAMPLES, "fixed", 6)
+    record = _random_hand(21, (3, 0, 3, 3))
+    every = review_json(record, seed=4)
+    for seat in "NE":
+        alone = review_json(record, seat=seat, seed=4)
+        assert alone["decisions"] == [d for d in every["decisions"] if d["seat"] == seat]
+        assert alone["summary"] in every["summary"]
+    # and another seed draws other deals
+    assert review_json(record, seat="N", seed=5)["decisions"] != review_json(record, seat="N", seed=4)["decisions"]
