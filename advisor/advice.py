@@ -505,8 +505,9 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
             decisions.append(_review_card(state, card, index, per_decision, _decision_rng(seed, "play", index),
                                           hands, lang))
         state.play(card)
-    summary = [seat_summary(lang, s.name, mine) for s in seats
-               if (mine := [d for d in decisions if d["seat"] == s.name])]
+    by_seat = [{"seat": s.name, **seat_tally(mine), "summary": seat_summary(lang, s.name, mine)}
+               for s in seats if (mine := [d for d in decisions if d["seat"] == s.name])]
+    summary = [line["summary"] for line in by_seat]
     if not summary:
         whole = [s.name for s in seats if len(hands.get(s, [])) == 13]
         summary = [say(lang, "review_nothing_yet", seats=" ".join(whole)) if whole else
@@ -514,6 +515,7 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
     return {
         "decisions": decisions,
         "summary": " ".join(summary),
+        "seats": by_seat,
         "finished": final.is_done,
         "score": None if final.score() is None else {t.team.name: t.to_json() for t in final.score()},
     }
@@ -526,19 +528,32 @@ def hands_with_plays(final: HandState) -> dict[Seat, list[Card]]:
     return {s: mask_to_cards(cards) for s in Seat if (cards := final.known[s] | played[s])}
 
 
+def seat_tally(decisions: list[dict]) -> dict[str, Any]:
+    """What a seat's summary says, in figures: its marked decisions, the points and tricks they
+    lost, and the points the smaller choices lost where that stands clear of the sampling."""
+    costly, lost, tricks, smaller = _tally(decisions)
+    return {"costly_decisions": costly, "points_lost": round(lost, 1), "tricks_lost": round(tricks, 2),
+            "smaller_points_lost": round(smaller, 1)}
+
+
+def _tally(decisions: list[dict]) -> tuple[int, float, float, float]:
+    bad = [d for d in decisions if d["mark"]]
+    return (len(bad), sum((d["cost"] for d in bad), 0.0), sum((d.get("tricks_lost", 0.0) for d in bad), 0.0),
+            sum((d["cost"] for d in decisions if not d["mark"] and cost_stands_clear(d)), 0.0))
+
+
 def seat_summary(lang: str, seat_text: str, decisions: list[dict]) -> str:
     """One seat's line under a review: its marked decisions and what they cost, then what the
     smaller choices cost where that stands clear of the sampling (:func:`cost_stands_clear`).
 
     Only those: a cost is the best card's mean over the played one's and never below 0, so over
     the twenty-odd cards of a hand the sampling's noise alone adds up to tens of points."""
-    bad = [d for d in decisions if d["mark"]]
-    smaller = sum(d["cost"] for d in decisions if not d["mark"] and cost_stands_clear(d))
-    if not bad:
+    costly, lost, tricks, smaller = _tally(decisions)
+    if not costly:
         return say(lang, "review_clean_small" if smaller >= 1 else "review_clean", seat_text=seat_text, lost=smaller)
-    tricks = sum(d.get("tricks_lost", 0.0) for d in bad)  # none where a nil or the bags cost the points
+    # no tricks where a nil or the bags cost the points
     text = say(lang, "review_summary" if tricks >= 0.05 else "review_summary_points", seat_text=seat_text,
-               mistakes=len(bad), lost=sum(d["cost"] for d in bad), tricks=tricks)
+               mistakes=costly, lost=lost, tricks=tricks)
     return text + (" " + say(lang, "review_smaller", lost=smaller) if smaller >= 1 else "")
 
 

@@ -148,5 +148,5 @@ def render_review(r: dict[str, Any], lang: str = "en") -> str:
                          f" {word(lang, 'best')} {best} ({word(lang, 'costs')} {cost}) {mark}".rstrip())
             if d.get("note"):
                 lines.append(f"{'':>13}{d['note']}")
-    lines.append(r["summary"])
+    lines.extend([line["summary"] for line in r["seats"]] if r.get("seats") else [r["summary"]])  # a line a seat
     return "\n".join(lines)

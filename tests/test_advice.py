@@ -748,6 +748,9 @@ def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
     assert pl[2] == "    lewa 8 N: zagrano JS, najlepiej 2H (koszt 0,8 pkt, 0,4 lewy) ?"
     assert pl[4] == "    lewa 8 S: zagrano AD, najlepiej 2D (koszt 41,8 ± 9,6 pkt) ?"
     assert pl[6] == " licytacja S: zgłoszono zero w ciemno, najlepiej zero (koszt 40,0 pkt) ?"
+    # with the seats' own lines, one line a seat
+    review["seats"] = [{"seat": "N", "summary": "N: 1 costly decision."}, {"seat": "S", "summary": "S: 2 costly decisions."}]
+    assert render_review(review).splitlines()[-2:] == ["N: 1 costly decision.", "S: 2 costly decisions."]
 
 
 def test_play_and_bid_text_in_polish_through_the_cli(tmp_path):
@@ -795,6 +798,9 @@ def test_review_summary_counts_the_points_that_stand_clear_of_the_sampling():
     marked = small + [noise, {"kind": "play", "cost": 12.0, "cost_error": 2.0, "tricks_lost": 0.7, "mark": "??"}]
     assert seat_summary("en", "E", marked) == ("E: 1 costly decision (12 points, about 0.7 tricks)."
                                                " Smaller choices cost 6 points more.")
+    from advisor.advice import seat_tally  # the same in figures, as the review's JSON gives them by seat
+    assert seat_tally(marked) == {"costly_decisions": 1, "points_lost": 12.0, "tricks_lost": 0.7,
+                                  "smaller_points_lost": 5.5}
     assert seat_summary("pl", "E", marked) == ("E: 1 kosztowna decyzja (12 pkt, ok. 0,7 lewy)."
                                                " Drobniejsze wybory kosztowały jeszcze 6 pkt.")
     assert seat_summary("en", "E", marked[1:] + marked[3:]) == "E: 2 costly decisions (24 points, about 1.4 tricks)."
@@ -915,5 +921,12 @@ def test_a_seat_reviewed_alone_gets_the_review_it_gets_among_all_four(monkeypatc
         alone = review_json(record, seat=seat, seed=4)
         assert alone["decisions"] == [d for d in every["decisions"] if d["seat"] == seat]
         assert alone["summary"] in every["summary"]
+        assert alone["seats"] == [line for line in every["seats"] if line["seat"] == seat]
+    assert [line["seat"] for line in every["seats"]] == list("NESW")
+    assert " ".join(line["summary"] for line in every["seats"]) == every["summary"]
+    for line in every["seats"]:
+        marked = [d for d in every["decisions"] if d["seat"] == line["seat"] and d["mark"]]
+        assert line["costly_decisions"] == len(marked)
+        assert line["points_lost"] == pytest.approx(sum(d["cost"] for d in marked), abs=0.051)
     # and another seed draws other deals
     assert review_json(record, seat="N", seed=5)["decisions"] != review_json(record, seat="N", seed=4)["decisions"]

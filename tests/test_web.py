@@ -149,7 +149,8 @@ def test_review_upload_shows_the_trick_table(page, tmp_path):
     # then the advisor's review of S arrives: a summary (and marks on S's mistakes, if any)
     page.wait_for_function("document.querySelector('#review-status').textContent === ''",
                            timeout=240_000)
-    assert "S" in page.locator("#review-summary").inner_text()
+    lines = page.locator("#review-summary p").all_inner_texts()
+    assert lines[0].startswith("S: ") and ("costly decision" in lines[0] or "no costly decisions" in lines[0])
     # the review is the same every time: lowest-card play costs S marked tricks in this hand
     assert page.locator("#review-table td.mistake").count() >= 3
     for cell in page.locator("#review-table td.mistake").all():

@@ -627,7 +627,11 @@ async function runReview() {
       `${d.seat}: ${t("bid")} ${bidName(d.played)}` + (d.mark ? ` → ${t("best", { card: bidName(d.best) })}`
         + ` (${t("mistake_cost", { cost: num(d.cost, 1) })}`
         + (d.note ? `: ${d.note}` : "") + ")" : " ✓"));
-    $("#review-summary").textContent = (rev.summary || "") + (bidNotes.length ? "  " + t("bids") + " — " + bidNotes.join("; ") : "");
+    // one line a seat, then the bids
+    const lines = (rev.seats || []).length ? rev.seats.map(s => s.summary) : [rev.summary || ""];
+    $("#review-summary").replaceChildren(...lines.map(line => el("p", { text: line })),
+      ...(bidNotes.length ? [el("p", {}, el("b", { text: t("bids") + ": " })),
+                             el("ul", {}, ...bidNotes.map(note => el("li", { text: note })))] : []));
     drawReviewTable(st, rev.decisions || []);
     drawChart(st, rev.decisions || []);
   } catch (e) {
