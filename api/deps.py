@@ -12,6 +12,7 @@ from fastapi import Depends, HTTPException, Query, Request, WebSocket
 
 from .config import Settings
 from .games import GameService
+from .messages import message, request_lang
 
 
 async def get_settings(request: Request) -> Settings:
@@ -38,8 +39,7 @@ def token_ok(settings: Settings, given: str | None) -> bool:
 async def require_token(request: Request) -> None:
     settings: Settings = request.app.state.settings
     if not token_ok(settings, presented_token(request.headers, request.query_params)):
-        raise HTTPException(401, "missing or wrong access token (send 'Authorization: Bearer "
-                                 "<token>', header X-Piki-Token, or ?token=)",
+        raise HTTPException(401, message(request_lang(request.query_params), "token"),
                             headers={"WWW-Authenticate": "Bearer"})
 
 

@@ -28,7 +28,7 @@ from advisor.refusals import words
 from advisor.state import IllegalEvent
 
 from .games import GameConflict
-from .messages import WordedProblem, request_lang
+from .messages import WordedProblem, message, request_lang
 from .storage import Conflict, NotFound, StorageError
 
 log = logging.getLogger("piki.api")
@@ -111,11 +111,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Conflict)
     async def _storage_conflict(request: Request, exc: Conflict):
-        return _json(409, f"{exc}; reload the game and try again")
+        return _json(409, message(request_lang(request.query_params), "stored_meanwhile"))
 
     @app.exception_handler(NotFound)
     async def _not_found(request: Request, exc: NotFound):
-        return _json(404, "no game with that id")
+        return _json(404, message(request_lang(request.query_params), "no_game"))
 
     @app.exception_handler(ImageRejected)
     async def _image(request: Request, exc: ImageRejected):

@@ -21,6 +21,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "question_open": "question {id} stays open",
         "question_open_recorded": "question {id} stays open (its answer is recorded)",
         "illegal": "{headline}: {reason}",
+        "no_game": "no game with that id",
+        "token": "missing or wrong access token (send 'Authorization: Bearer <token>', header X-Piki-Token,"
+                 " or ?token=)",
+        "stored_meanwhile": "another request changed this game at the same moment; reload the game and"
+                            " try again",
         # uploads refused before the detector
         "not_an_image": "not an image: send a JPEG, PNG, WebP or HEIC file",
         "as_detector_says": "{problem}",
@@ -48,6 +53,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "question_open": "pytanie {id} pozostaje otwarte",
         "question_open_recorded": "pytanie {id} pozostaje otwarte (odpowiedź jest zapisana)",
         "illegal": "{headline}: {reason}",
+        "no_game": "nie ma gry o takim identyfikatorze",
+        "token": "brak tokenu dostępu albo jest błędny (wyślij 'Authorization: Bearer <token>', nagłówek"
+                 " X-Piki-Token albo ?token=)",
+        "stored_meanwhile": "inne żądanie zmieniło tę grę w tej samej chwili; wczytaj grę jeszcze raz i"
+                            " spróbuj ponownie",
         "not_an_image": "to nie jest obraz: wyślij plik JPEG, PNG, WebP albo HEIC",
         "as_detector_says": "{problem}",
         "upload_empty": "obraz jest pusty",

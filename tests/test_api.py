@@ -481,6 +481,7 @@ def test_undo_with_nothing_to_undo(client):
 
 def test_unknown_and_malformed_game_ids(client):
     assert_error(client.get("/v1/games/AAAAAAAAAAAAAAAAAAAAAA"), 404, "no game")
+    assert_error(client.get("/v1/games/AAAAAAAAAAAAAAAAAAAAAA?lang=pl"), 404, "nie ma gry o takim identyfikatorze")
     assert_error(client.post("/v1/games/AAAAAAAAAAAAAAAAAAAAAA/bids", json={"bid": 1}), 404)
     assert_error(client.get("/v1/games/short"), 422)
     assert_error(client.get("/v1/games/bad%20id%20with%20spaces"), 422)
@@ -785,6 +786,7 @@ def test_token_required_when_set(tmp_path):
         assert_error(r, 401, "token")
         r = httpx.post(srv.url + "/v1/state", json={"dealer": "N"}, headers={"Authorization": "Bearer wrong"})
         assert r.status_code == 401
+        assert_error(httpx.post(srv.url + "/v1/state?lang=pl", json={"dealer": "N"}), 401, "brak tokenu dostępu")
         ok = httpx.post(srv.url + "/v1/state", json={"dealer": "N"},
                         headers={"Authorization": "Bearer s3cret-token"})
         assert ok.status_code == 200
@@ -799,6 +801,11 @@ def test_token_required_when_set(tmp_path):
             with pytest.raises(ConnectionClosed) as e:
                 ws.recv(10)
             assert e.value.rcvd.code == 4401
+        with connect(f"{srv.ws_url}/v1/games/AAAAAAAAAAAAAAAAAAAAAA/frames?lang=pl") as ws:
+            assert "brak tokenu" in json.loads(ws.recv(10))["error"]
+        with connect(f"{srv.ws_url}/v1/games/AAAAAAAAAAAAAAAAAAAAAA/frames?lang=pl&token=s3cret-token") as ws:
+            answer = json.loads(ws.recv(10))
+            assert answer == {"error": "nie ma gry o takim identyfikatorze", "status": 404}
     finally:
         srv.stop()
 

@@ -126,3 +126,27 @@ def test_two_next_hands_at_once_start_one_hand(storages):
     run_together(lambda: press(a), lambda: press(b))
     assert sorted(outcomes) == ["hand_not_over", "started"]
     assert len(setup.load(gid).records) == 2
+
+
+def test_two_undos_at_once_undo_one_event_and_refuse_the_other(storages):
+    """An undo names no event: two pressed at once (a double click, two phones) must not take back
+    two events; the one that lost the race is refused (409, "reload the game and try again")."""
+    from api.storage import Conflict
+
+    setup = GameService(storages())
+    gid = setup.create({"dealer": "N", "user_seat": "E", "hand": deal(15)["E"]}).id
+    for bid in (3, 4):
+        setup.bid(gid, bid)
+    (a, _), (b, _) = racing(storages)
+    outcomes = []
+
+    def undo(service):
+        try:
+            service.undo(gid)
+            outcomes.append("undone")
+        except Conflict:
+            outcomes.append("refused")
+
+    run_together(lambda: undo(a), lambda: undo(b))
+    assert sorted(outcomes) == ["refused", "undone"]
+    assert [e["bid"] for e in setup.load(gid).effective] == [3]

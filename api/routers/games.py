@@ -14,7 +14,7 @@ from ..config import Settings
 from ..deps import Lang, advice_options, get_games, get_settings, ws_token_ok
 from ..frames import answer_question, process_scan
 from ..games import GameConflict, GameService
-from ..messages import request_lang
+from ..messages import message, request_lang
 from ..scanning import scan_upload
 from ..schemas import AnswerIn, BidIn, DetectionsIn, ErrorOut, GameCreate, HandIn, NextHandIn, PlayIn
 from .records import run_advice
@@ -152,7 +152,7 @@ async def frames_ws(ws: WebSocket, game_id: str):
 
     await ws.accept()
     if not ws_token_ok(ws):
-        await ws.send_json({"error": "missing or wrong access token", "status": 401})
+        await ws.send_json({"error": message(request_lang(ws.query_params), "token"), "status": 401})
         await ws.close(code=4401)
         return
     games: GameService = ws.app.state.games
@@ -161,7 +161,7 @@ async def frames_ws(ws: WebSocket, game_id: str):
     try:
         await run_in_threadpool(games.load, game_id)
     except NotFound:
-        await ws.send_json({"error": "no game with that id", "status": 404})
+        await ws.send_json({"error": message(lang, "no_game"), "status": 404})
         await ws.close(code=4404)
         return
     try:
