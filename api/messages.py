@@ -22,6 +22,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "question_open_recorded": "question {id} stays open (its answer is recorded)",
         "illegal": "{headline}: {reason}",
         "no_game": "no game with that id",
+        "advice_timeout": "the advisor did not answer within {seconds} s; try a smaller time_budget",
+        "advice_worker_died": "the advice worker stopped unexpectedly; try again",
         "token": "missing or wrong access token (send 'Authorization: Bearer <token>', header X-Piki-Token,"
                  " or ?token=)",
         "stored_meanwhile": "another request changed this game at the same moment; reload the game and"
@@ -54,6 +56,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "question_open_recorded": "pytanie {id} pozostaje otwarte (odpowiedź jest zapisana)",
         "illegal": "{headline}: {reason}",
         "no_game": "nie ma gry o takim identyfikatorze",
+        "advice_timeout": "doradca nie odpowiedział w ciągu {seconds} s; spróbuj z mniejszym time_budget",
+        "advice_worker_died": "proces doradcy nieoczekiwanie się zatrzymał; spróbuj jeszcze raz",
         "token": "brak tokenu dostępu albo jest błędny (wyślij 'Authorization: Bearer <token>', nagłówek"
                  " X-Piki-Token albo ?token=)",
         "stored_meanwhile": "inne żądanie zmieniło tę grę w tej samej chwili; wczytaj grę jeszcze raz i"

@@ -27,6 +27,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from .messages import message
+
 # The advisor's own default budgets (advisor.advice), used when a request names none.
 DEFAULT_BUDGET = {"play": 0.35, "bid": 0.7}
 MIN_SHARE = 0.25  # a queued request still thinks for at least this share of its budget
@@ -190,10 +192,10 @@ class AdvicePool:
                     loop.run_in_executor(self._threads, w.call, (kind, record_json, opts)), self.timeout)
                 healthy = True
             except asyncio.TimeoutError:
-                raise AdviceProblem(504, f"the advisor did not answer within {self.timeout:.0f} s; "
-                                         "try a smaller time_budget") from None
+                raise AdviceProblem(504, message(opts.get("lang", "en"), "advice_timeout",
+                                                 seconds=f"{self.timeout:.0f}")) from None
             except (EOFError, OSError):
-                raise AdviceProblem(503, "the advice worker stopped unexpectedly; try again") from None
+                raise AdviceProblem(503, message(opts.get("lang", "en"), "advice_worker_died")) from None
             finally:
                 if healthy:
                     with self._lock:

@@ -287,6 +287,8 @@ def test_advice_timeout_is_504_and_frees_the_worker(tmp_path):
             r = c.post("/v1/review", params={"time_budget": 10}, json=rec)
             assert_error(r, 504, "did not answer within 3 s")
             assert time.monotonic() - t0 < 30
+            r = c.post("/v1/review", params={"time_budget": 10, "lang": "pl"}, json=rec)
+            assert_error(r, 504, "doradca nie odpowiedział w ciągu 3 s")
             # the runaway search was killed: the one worker is free for the next request
             rec, hands = late_position(6)
             to_act = c.post("/v1/state", json=rec).json()["to_act"]
