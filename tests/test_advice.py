@@ -863,11 +863,15 @@ def test_a_card_difference_over_the_same_deals_has_its_standard_error():
     assert a.difference(best.card, best.card) == (0.0, 0.0, 0.0, 0.0)
 
 
-def test_a_review_marks_a_card_only_where_its_loss_stands_clear_of_the_sampling():
+def test_a_review_marks_a_card_only_where_its_loss_stands_clear_of_the_sampling(monkeypatch):
     """A card whose loss is within REVIEW_CLEAR_Z standard errors of nothing over the deals it was
     judged on is not marked, however large its mean (a nil made or busted in a few deals moves a
-    mean by tens of points); one that loses in every deal is."""
+    mean by tens of points); one that loses in every deal is. (Without the second look, which
+    would judge most of those means again: test_a_card_near_the_line_is_judged_again_on_more_deals.)"""
+    import advisor.advice as advice
     from advisor.advice import REVIEW_CLEAR_Z
+
+    monkeypatch.setattr(advice, "REVIEW_SECOND_LOOK_SAMPLES", 0)
 
     def error(d, key):  # None where a decision was judged on fewer than two deals
         return math.inf if d[key] is None else d[key]
