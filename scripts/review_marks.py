@@ -4,7 +4,8 @@
 
 Takes every 37th hand of the fifteenth 500-game run (``benchmarks/matches/...-r15-hands``),
 reviews each (all seats, no time budget) once with ``--reference`` deals a card decision as the
-reference and once per seed with ``--samples`` deals, and counts, per ``--z`` (the standard
+reference and once per seed with ``--samples`` deals (a card near the line judged again on
+``advisor.advice.REVIEW_SECOND_LOOK_SAMPLES``, as the review does, where that is more), and counts, per ``--z`` (the standard
 errors a loss must stand clear by, ``advisor.advice.REVIEW_CLEAR_Z``): the cards marked, how many
 of them the reference finds no mistake at all (under 5 points and 0.05 tricks lost), and how many
 of the reference's gross mistakes (20 points or 0.3 tricks) they catch; and the points the

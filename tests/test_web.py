@@ -158,6 +158,7 @@ def test_review_upload_shows_the_trick_table(page, tmp_path):
         title = cell.get_attribute("title")
         assert "Better: " in title  # what the card did, and what the best would do
         assert " pts, −" in title and " tricks" in title  # the cost in points and the tricks lost
+        assert re.search(r"\(± [\d.]+ pts over \d+ simulated deals\)", title), title  # and how sure
     assert not page.errors
 
 

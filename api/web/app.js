@@ -37,7 +37,8 @@ const TEXTS = {
     advice_for_other: "For {seat}, whose turn it is (not yours):", your_turn: "Your turn!", question: "Please confirm", confirm: "Yes, record it", reject: "No",
     confirm_card: "Record {card}", created: "Game created.", saved: "Saved.",
     review_running: "Analysing the decisions…", review_unavailable: "The analysis is not available: {msg}",
-    bad_json: "This is not valid JSON: {msg}", mistake_cost: "−{cost} pts", tricks_lost: "−{n} tricks", best: "best: {card}",
+    bad_json: "This is not valid JSON: {msg}", mistake_cost: "−{cost} pts", tricks_lost: "−{n} tricks",
+    judged_on: "± {err} pts over {n} simulated deals", best: "best: {card}",
     blind_nil: "blind nil", nil_bid: "0 (nil)",
     chart_title: "Tricks taken during the hand", final_score: "Score of the hand",
     trick_closed: "Trick closed.", proposed: "Seen {card} ({frames}/{needed})…", confirmed: "{seat} played {card}.",
@@ -77,7 +78,8 @@ const TEXTS = {
     advice_for_other: "Dla {seat}, który ma teraz ruch (nie dla ciebie):", your_turn: "Twój ruch!", question: "Potwierdź", confirm: "Tak, zapisz", reject: "Nie",
     confirm_card: "Zapisz {card}", created: "Utworzono grę.", saved: "Zapisano.",
     review_running: "Analizuję decyzje…", review_unavailable: "Analiza jest niedostępna: {msg}",
-    bad_json: "To nie jest poprawny JSON: {msg}", mistake_cost: "−{cost} pkt", tricks_lost: "−{n} lewy", best: "najlepsza: {card}",
+    bad_json: "To nie jest poprawny JSON: {msg}", mistake_cost: "−{cost} pkt", tricks_lost: "−{n} lewy",
+    judged_on: "± {err} pkt na {n} symulowanych rozdaniach", best: "najlepsza: {card}",
     blind_nil: "zero w ciemno", nil_bid: "0 (zero)",
     chart_title: "Lewy wzięte w trakcie rozdania", final_score: "Wynik rozdania",
     trick_closed: "Lewa zamknięta.", proposed: "Widzę {card} ({frames}/{needed})…", confirmed: "{seat} zagrał {card}.",
@@ -660,7 +662,9 @@ function drawReviewTable(st, decisions) {
           el("span", { class: "best", text: t("best", { card: cardName(d.best) }) }));
         // the mark is by tricks lost, the cost in points: the tooltip gives both
         td.title = `${d.played} → ${d.best}: ${t("mistake_cost", { cost: num(d.cost, 1) })}`
-          + (d.tricks_lost ? `, ${t("tricks_lost", { n: num(d.tricks_lost, 1) })}` : "") + (d.note ? `\n${d.note}` : "");
+          + (d.tricks_lost ? `, ${t("tricks_lost", { n: num(d.tricks_lost, 1) })}` : "")
+          + (d.deals ? ` (${t("judged_on", { err: d.cost_error === null || d.cost_error === undefined ? "?" : num(d.cost_error, 1), n: d.deals })})` : "")
+          + (d.note ? `\n${d.note}` : "");
       }
       return td;
     });
