@@ -258,6 +258,15 @@ def _bag_reason(state: HandState, team: int, reasons: list, bidding: bool = Fals
 
 
 # --------------------------------------------------------------------- play
+def cards_alike(moves: list) -> bool:
+    """Every card's expected points and tricks within 0.05 of every other's: "all your legal
+    cards are worth the same". All of them, not only the chosen card and the worst: the choice
+    may be the cheapest of near-equal cards and the worst another of them, with a card that
+    takes more tricks between."""
+    return all(max(f(m) for m in moves) - min(f(m) for m in moves) < 0.05
+               for f in (lambda m: m.points, lambda m: m.tricks))
+
+
 def analyse_play_json(state: HandState, *, time_budget: float | None = None, seed: int | None = None,
                       lang: str = "en") -> dict[str, Any]:
     seat = state._to_act
@@ -283,7 +292,7 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
                 and view.held[seat] & 0x1FFF:
             reasons.append(("spades_unbroken", {}))
         reasons.append(card_role(view, seat, best.card))
-        if abs(moves[0].points - moves[-1].points) < 0.05 and abs(moves[0].tricks - moves[-1].tricks) < 0.05:
+        if cards_alike(moves):
             reasons.append(("all_equal", {}))
         else:
             reasons.append(("best_card", {"card": str(best.card), "tricks": best.tricks,

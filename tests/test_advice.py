@@ -960,3 +960,20 @@ def test_a_card_near_the_line_is_judged_again_on_more_deals(monkeypatch):
     # under a time budget a review has no second look
     timed = review_json(_random_hand(21, (3, 0, 3, 3)), seed=1, time_budget=0.05)
     assert all(d["deals"] <= advice.REVIEW_CARD_SAMPLES["timed"] for d in timed["decisions"] if d["kind"] == "play")
+
+
+def test_cards_are_called_alike_only_when_every_one_is():
+    """The chosen card (the cheapest of near-equal ones) and the worst alike, but a card between
+    them taking 0.17 tricks more: not "all your legal cards are worth the same"."""
+    from advisor.advice import cards_alike
+    from advisor.cards import parse_card
+    from advisor.search import MoveStats
+
+    def move(card, points, tricks):
+        return MoveStats(card=parse_card(card), points=points, tricks=tricks)
+
+    chosen, worst = move("5H", -123.80, 3.17), move("JH", -123.82, 3.19)
+    assert cards_alike([chosen, worst])
+    assert not cards_alike([chosen, move("8H", -123.78, 3.34), worst])
+    assert not cards_alike([chosen, move("9H", -121.7, 3.18), worst])
+    assert cards_alike([chosen, move("9H", -123.79, 3.18), worst])
