@@ -320,8 +320,19 @@ def counted(lang: str, n: int, forms: dict) -> str:
     return words[1] if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else words[2]
 
 
+# A bid of 0 is a nil: the texts name it so ("Bid nil: …", "Partner bid nil.", "Deklaruj zero: …").
+NIL_WORD = {"en": "nil", "pl": "zero"}
+
+
 def say(lang: str, key: str, **params) -> str:
+    """``key``'s text in ``lang`` with ``params`` filled in.
+
+    >>> say("en", "bid_partner", bid=0), say("pl", "bid_partner", bid=0), say("en", "bid_partner", bid=3)
+    ('Partner bid nil.', 'Partner zadeklarował zero.', 'Partner bid 3.')
+    """
     table = TEXTS.get(lang, TEXTS["en"])
+    if type(params.get("bid")) is int and params["bid"] == 0:
+        params["bid"] = NIL_WORD.get(lang, NIL_WORD["en"])
     for (word, number), forms in COUNTED.items():
         if number in params and "{" + word + "}" in table[key]:
             params[word] = counted(lang, round(params[number]), forms)  # as the text shows it
