@@ -49,8 +49,9 @@ def settings_from_env() -> Settings:
         value = os.environ.get(name) or "0"
         if not value.lstrip("-").isdigit() or (name == "PIKI_ADVICE_WORKERS" and int(value) < 0):
             raise ConfigError(f"{name} must be a whole number, not {value!r}")
-    try:  # read by the scan's model sessions, on the first scan
-        runtime.threads(), runtime.spin_microseconds()
+    try:  # read by the scan's model sessions on the first scan: refused here, before serving
+        runtime.threads()
+        runtime.spin_microseconds()
     except runtime.SettingError as e:
         raise ConfigError(str(e)) from None
     origins = [o for o in os.environ.get("PIKI_CORS_ORIGINS", "").split(",") if o.strip()]

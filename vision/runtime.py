@@ -73,13 +73,5 @@ def threads() -> int:
 
 def spin_microseconds() -> int:
     """How long a thread waits for the next operator before it sleeps: ``PIKI_VISION_SPIN_US``
-    (default SPIN_US; 0 never spins).
-
-    >>> os.environ["PIKI_VISION_SPIN_US"] = "x"; spin_microseconds()
-    Traceback (most recent call last):
-    ...
-    vision.runtime.SettingError: PIKI_VISION_SPIN_US must be a whole number from 0 to 100000, not 'x'
-    >>> del os.environ["PIKI_VISION_SPIN_US"]; spin_microseconds() == SPIN_US
-    True
-    """
+    (default SPIN_US; 0 never spins). A value that cannot be used raises SettingError, named."""
     return _whole("PIKI_VISION_SPIN_US", SPIN_US, 0, 100_000)
