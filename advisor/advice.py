@@ -450,6 +450,10 @@ def _contract_reasons(state: HandState, seat: int, reasons: list) -> None:
 # trick estimates: exactly these without a time budget, at most these with one.
 REVIEW_CARD_SAMPLES = {"fixed": 32, "timed": 32}
 REVIEW_BID_SAMPLES = {"fixed": 8, "timed": 24}
+# Without a time budget, a bid that costs at least this many points on those solves is judged
+# again on this many: a nil's chance rests on how many of the solved deals it makes, and on eight
+# a bid was marked in one or two of three seeds as often as in all three (benchmarks/README.md).
+REVIEW_BID_SECOND_LOOK = (5.0, 32)
 
 
 # A card is marked only where what it lost stands clear of the sampling: at least this many
@@ -607,24 +611,36 @@ def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: rand
                 lang: str = "en") -> dict:
     seat = state._to_act
     view = seat_view(state, Seat(seat))
+    fixed = math.isinf(budget)
     model = bid_samples(view, time_budget=budget * 3,
-                        max_samples=REVIEW_BID_SAMPLES["fixed" if math.isinf(budget) else "timed"], rng=rng)
-    rows = bid_evaluations(view, model)
-    if bid == BLIND_NIL:
-        rows.update(bid_evaluations(view, model, [BLIND_NIL]))
-    # As the advice does: the chance to win the game, counted in points at this score.
-    slope = _points_slope(view, seat & 1, max(pts for pts, _ in rows.values()))
-    worth = {b: win / slope for b, (_, win) in rows.items()}
-    best = max((b for b in rows if b != BLIND_NIL), key=worth.get)
-    cost = max(0.0, worth[best] - worth[bid])
+                        max_samples=REVIEW_BID_SAMPLES["fixed" if fixed else "timed"], rng=rng)
+    rows, best, cost = _bid_judged(view, model, bid)
+    if fixed and cost >= REVIEW_BID_SECOND_LOOK[0] and REVIEW_BID_SECOND_LOOK[1] > REVIEW_BID_SAMPLES["fixed"]:
+        # judged again, on the fresh solves alone (as a card's second look)
+        model = bid_samples(view, time_budget=budget * 3, max_samples=REVIEW_BID_SECOND_LOOK[1], rng=rng)
+        rows, best, cost = _bid_judged(view, model, bid)
     return {
         "kind": "bid", "index": index, "seat": "NESW"[seat], "label": f"bid {index + 1}",
         "played": bid_to_json(bid), "best": bid_to_json(best), "cost": round(cost, 1),
         "mark": "?" if cost >= 10 else "", "expected_points": round(rows[bid][0], 1),
         "best_expected_points": round(rows[best][0], 1),
         "win_chance": round(rows[bid][1], 4), "best_win_chance": round(rows[best][1], 4),
+        "deals_solved": len(model.solved),  # the double-dummy solves behind its estimates
         "note": _bid_note(lang, view, model, bid, best),
     }
+
+
+def _bid_judged(view: HandState, model: BidModel, bid: int) -> tuple[dict, int, float]:
+    """-> every bid's (expected points, win chance), the best bid, and what the bid made cost
+    against it, in points (as the advice does: the chance to win the game, counted in points at
+    this score)."""
+    rows = bid_evaluations(view, model)
+    if bid == BLIND_NIL:
+        rows.update(bid_evaluations(view, model, [BLIND_NIL]))
+    slope = _points_slope(view, view._to_act & 1, max(pts for pts, _ in rows.values()))
+    worth = {b: win / slope for b, (_, win) in rows.items()}
+    best = max((b for b in rows if b != BLIND_NIL), key=worth.get)
+    return rows, best, max(0.0, worth[best] - worth[bid])
 
 
 def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int) -> str:

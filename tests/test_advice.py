@@ -977,3 +977,21 @@ def test_cards_are_called_alike_only_when_every_one_is():
     assert not cards_alike([chosen, move("8H", -123.78, 3.34), worst])
     assert not cards_alike([chosen, move("9H", -121.7, 3.18), worst])
     assert cards_alike([chosen, move("9H", -123.79, 3.18), worst])
+
+
+def test_a_costly_bid_is_judged_again_on_more_solves():
+    """Without a time budget, a bid that costs REVIEW_BID_SECOND_LOOK[0] points or more on the
+    first solves is judged again on REVIEW_BID_SECOND_LOOK[1]; a bid that costs nothing is not."""
+    import advisor.advice as advice
+
+    first = advice.REVIEW_BID_SAMPLES["fixed"]
+    low, more = advice.REVIEW_BID_SECOND_LOOK
+    r = review_json(_random_hand(21, (9, 3, 3, 3)), seed=1)  # N's 9 far above what N-S can take
+    bids = {d["index"]: d for d in r["decisions"] if d["kind"] == "bid"}
+    assert bids[0]["cost"] >= 10 and bids[0]["mark"] == "?" and first < bids[0]["deals_solved"] <= more
+    for d in bids.values():
+        assert d["deals_solved"] <= more, d
+        # a second look is taken wherever the first solves cost that much (it may end under the
+        # line): a bid judged on the first solves alone costs less
+        if d["deals_solved"] <= first:
+            assert d["cost"] < low, d
