@@ -456,6 +456,9 @@ REVIEW_BID_SAMPLES = {"fixed": 8, "timed": 24}
 REVIEW_BID_SECOND_LOOK = (5.0, 32)
 
 
+# A decision costing this many points is marked "?" (a card also by the tricks it lost, _mark).
+MARK_POINTS = 10.0
+
 # A card is marked only where what it lost stands clear of the sampling: at least this many
 # standard errors of the difference over the same deals (a nil made or busted in a few of 16
 # deals moves a card's mean by tens of points either way).
@@ -476,7 +479,7 @@ def card_mark(cost: float, cost_error: float, tricks_lost: float, tricks_error: 
         return loss > 0 and loss >= z * error
 
     return (_mark(tricks_lost) if clear(tricks_lost, tricks_error) else "") or \
-        ("?" if cost >= 10 and clear(cost, cost_error) else "")
+        ("?" if cost >= MARK_POINTS and clear(cost, cost_error) else "")
 
 
 # Without a time budget, a card whose loss is a mark's size (10 points, or over 0.1 of a trick)
@@ -494,8 +497,12 @@ def needs_second_look(cost: float, cost_error: float, tricks_lost: float, tricks
     (True, False, True)
     """
     low, high = REVIEW_SECOND_LOOK
-    return any(loss >= size and low * error <= loss < high * error
-               for loss, error, size in ((cost, cost_error, 10.0), (tricks_lost, tricks_error, 0.1 + 1e-9)))
+
+    def near(loss: float, error: float) -> bool:
+        return low * error <= loss < high * error
+
+    return (cost >= MARK_POINTS and near(cost, cost_error)) or \
+        (bool(_mark(tricks_lost)) and near(tricks_lost, tricks_error))
 
 
 def _rounded(x: float, places: int) -> float | None:
@@ -622,7 +629,7 @@ def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: rand
     return {
         "kind": "bid", "index": index, "seat": "NESW"[seat], "label": f"bid {index + 1}",
         "played": bid_to_json(bid), "best": bid_to_json(best), "cost": round(cost, 1),
-        "mark": "?" if cost >= 10 else "", "expected_points": round(rows[bid][0], 1),
+        "mark": "?" if cost >= MARK_POINTS else "", "expected_points": round(rows[bid][0], 1),
         "best_expected_points": round(rows[best][0], 1),
         "win_chance": round(rows[bid][1], 4), "best_win_chance": round(rows[best][1], 4),
         "deals_solved": len(model.solved),  # the double-dummy solves behind its estimates
