@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.explain import decimal_commas
+from advisor.explain import NIL_WORD, decimal_commas
 from advisor.refusals import headline
 
 
@@ -50,7 +50,7 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "bid": "bid {bid}", "play": "play {card}", "points": "{value} points",
         "tricks": "{value} tricks", "game_won": "game won {pct}%", "contract_makes": "contract makes {pct}%",
-        "nil_makes": "nil makes {pct}% of the time", "nil": "nil", "blind_nil": "blind nil",
+        "nil_makes": "nil makes {pct}% of the time", "blind_nil": "blind nil",
         "bidding": "bidding", "trick": "trick {n}", "did_bid": "bid", "did_play": "played",
         "best": "best", "costs": "costs", "hand": "hand", "warning": "warning",
         "phase": "phase: {phase}", "to_act": ", {seat} to act", "phase_bidding": "bidding",
@@ -63,7 +63,7 @@ WORDS: dict[str, dict[str, str]] = {
         "bid": "deklaruj {bid}", "play": "zagraj {card}", "points": "{value} pkt",
         "tricks": "{value} lewy", "game_won": "wygrana partii {pct}%",
         "contract_makes": "kontrakt wychodzi {pct}%", "nil_makes": "zero udaje się w {pct}% przypadków",
-        "nil": "zero", "blind_nil": "zero w ciemno", "bidding": "licytacja", "trick": "lewa {n}",
+        "blind_nil": "zero w ciemno", "bidding": "licytacja", "trick": "lewa {n}",
         "did_bid": "zgłoszono", "did_play": "zagrano", "best": "najlepiej", "costs": "koszt",
         "hand": "ręka", "warning": "uwaga",
         "phase": "faza: {phase}", "to_act": ", ruch: {seat}", "phase_bidding": "licytacja",
@@ -97,9 +97,9 @@ def bid_name(lang: str, bid: Any) -> str:
     >>> [bid_name("en", b) for b in (0, 3, "blind_nil")], bid_name("pl", 0)
     (['nil', '3', 'blind nil'], 'zero')
     """
-    if bid == 0 and not isinstance(bid, bool):
-        bid = "nil"
-    return word(lang, bid) if bid in ("nil", "blind_nil") else str(bid)
+    if (bid == 0 and not isinstance(bid, bool)) or bid == "nil":
+        return NIL_WORD.get(lang, NIL_WORD["en"])  # the advice's own word for it
+    return word(lang, bid) if bid == "blind_nil" else str(bid)
 
 
 def render_bid(a: dict[str, Any], lang: str = "en") -> str:
