@@ -63,11 +63,12 @@ def marked(d: dict, z: float) -> bool:
 
 def totals(decisions: dict[tuple, dict]) -> str:
     """The card decisions' costs added up as the summaries of the review add them
-    (``advisor.advice.seat_summary``: the marked ones, then the others that stand clear of the
+    (``advisor.advice.seat_tally``: the marked ones, then the others that stand clear of the
     sampling), beside every decision's cost added up (as the summaries did before)."""
-    from advisor.advice import cost_stands_clear
+    from advisor.advice import seat_tally
 
-    shown = sum(d["cost"] for d in decisions.values() if d["mark"] or cost_stands_clear(d))
+    tally = seat_tally(list(decisions.values()))
+    shown = tally["points_lost"] + tally["smaller_points_lost"]
     every = sum(d["cost"] for d in decisions.values())
     return f"the summaries' points {shown:.0f} (every decision's cost {every:.0f})"
 
