@@ -44,6 +44,22 @@ def racing(storages, n: int = 2) -> list[tuple[GameService, ReadThenWait]]:
     return [(GameService(g), g) for g in gates]
 
 
+def race(refusal: type[Exception], *calls) -> list[str]:
+    """Runs ``calls`` at once: per call, in their order, "done", or the refusal's ``code`` (its
+    type's name where it has none)."""
+    outcomes = [""] * len(calls)
+
+    def attempt(i):
+        try:
+            calls[i]()
+            outcomes[i] = "done"
+        except refusal as e:
+            outcomes[i] = getattr(e, "code", type(e).__name__)
+
+    run_together(*(lambda i=i: attempt(i) for i in range(len(calls))))
+    return outcomes
+
+
 def test_two_bids_without_a_seat_are_the_next_two_bids(storages):
     """The player types 3 and, before its answer, 4: both are stored, for the two seats in turn
     (the one that lost the race was refused as "not S's turn" before)."""
@@ -83,19 +99,9 @@ def test_a_bid_for_a_named_seat_is_refused_when_another_took_that_turn(storages)
     setup = GameService(storages())
     gid = setup.create({"dealer": "N", "user_seat": "E", "hand": deal(13)["E"]}).id
     (a, _), (b, _) = racing(storages)
-    outcomes = []
-
-    def bid(service, value):
-        try:
-            service.bid(gid, value, seat="N")
-            outcomes.append(("stored", value))
-        except IllegalEvent as e:
-            outcomes.append(("refused", e.code))
-
-    run_together(lambda: bid(a, 3), lambda: bid(b, 5))
-    assert sorted(o[0] for o in outcomes) == ["refused", "stored"]
-    assert [o[1] for o in outcomes if o[0] == "refused"] == ["bid_turn"]
-    stored = next(v for kind, v in outcomes if kind == "stored")
+    outcomes = race(IllegalEvent, lambda: a.bid(gid, 3, seat="N"), lambda: b.bid(gid, 5, seat="N"))
+    assert sorted(outcomes) == ["bid_turn", "done"]
+    stored = (3, 5)[outcomes.index("done")]
     assert [(e["seat"], e["bid"]) for e in setup.load(gid).log] == [("N", stored)]
 
 
@@ -107,24 +113,15 @@ def test_two_next_hands_at_once_start_one_hand(storages):
     gid = setup.create({"dealer": "N", "user_seat": "S"}).id
     for bid in (3, 4, 3, 2):
         setup.bid(gid, bid)
-    rec = HandRecord.from_json({"dealer": "N", "hands": hands, "bids": {"E": 3, "S": 4, "W": 3, "N": 2}, "plays": []})
+    rec = HandRecord.from_json({"dealer": "N", "hands": hands, "bids": {"N": 3, "E": 4, "S": 3, "W": 2}, "plays": []})
     st = replay(rec)
     while st.phase.value == "play":
         card = st.legal_cards()[0]
         setup.play(gid, str(card))
         st.play(card)
     (a, _), (b, _) = racing(storages)
-    outcomes = []
-
-    def press(service):
-        try:
-            service.next_hand(gid)
-            outcomes.append("started")
-        except GameConflict as e:
-            outcomes.append(e.code)
-
-    run_together(lambda: press(a), lambda: press(b))
-    assert sorted(outcomes) == ["hand_not_over", "started"]
+    outcomes = race(GameConflict, lambda: a.next_hand(gid), lambda: b.next_hand(gid))
+    assert sorted(outcomes) == ["done", "hand_not_over"]
     assert len(setup.load(gid).records) == 2
 
 
@@ -138,15 +135,6 @@ def test_two_undos_at_once_undo_one_event_and_refuse_the_other(storages):
     for bid in (3, 4):
         setup.bid(gid, bid)
     (a, _), (b, _) = racing(storages)
-    outcomes = []
-
-    def undo(service):
-        try:
-            service.undo(gid)
-            outcomes.append("undone")
-        except Conflict:
-            outcomes.append("refused")
-
-    run_together(lambda: undo(a), lambda: undo(b))
-    assert sorted(outcomes) == ["refused", "undone"]
+    outcomes = race(Conflict, lambda: a.undo(gid), lambda: b.undo(gid))
+    assert sorted(outcomes) == ["Conflict", "done"]
     assert [e["bid"] for e in setup.load(gid).effective] == [3]
