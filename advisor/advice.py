@@ -142,7 +142,10 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         if pbid is not None:
             reasons.append(("blind_nil_after_nil" if is_nil(pbid) else "blind_nil_after_bid",
                             {"bid": bid_to_json(pbid), "pct": 100 * blind_p}))
-        blind_key = "blind_nil_no" if not take_blind else "blind_nil_too_late" if cards_seen else "blind_nil_yes"
+        blind_key = "blind_nil_too_late" if cards_seen else "blind_nil_yes"
+        if not take_blind:  # "4% instead of 4%" says nothing: the rounded chances as the text shows them
+            same = round(100 * verdict.win_blind) == round(100 * verdict.win_look)
+            blind_key = "blind_nil_no_gain" if same else "blind_nil_no"
         take_blind = take_blind and not cards_seen
         reasons.append((blind_key, {"behind": verdict.behind, "pct": 100 * blind_p,
                                     "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))

@@ -119,6 +119,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "blind_nil_no": "Blind nil is allowed (trailing by {behind}) but not advised: it makes about"
                         " {pct:.0f}% of the time, and your chance to win the game would be {blind:.0f}%"
                         " instead of {look:.0f}%.",
+        "blind_nil_no_gain": "Blind nil is allowed (trailing by {behind}) but not advised: it makes about"
+                             " {pct:.0f}% of the time and would not raise your chance to win the game"
+                             " (about {look:.0f}% either way).",
         "blind_nil_decide": "Decide on blind nil before looking at your cards.",
         "blind_nil_too_late": "Trailing by {behind}, blind nil would have been worth it before looking at the"
                               " cards (game won {blind:.0f}% of the time against {look:.0f}%); with the cards"
@@ -258,6 +261,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "blind_nil_no": "Zero w ciemno jest dozwolone (strata {behind}), ale niezalecane: udaje się w ok."
                         " {pct:.0f}% przypadków, a szansa na wygranie gry wyniosłaby {blind:.0f}% zamiast"
                         " {look:.0f}%.",
+        "blind_nil_no_gain": "Zero w ciemno jest dozwolone (strata {behind}), ale niezalecane: udaje się w ok."
+                             " {pct:.0f}% przypadków i nie podniesie szansy na wygranie gry (ok. {look:.0f}%"
+                             " tak czy inaczej).",
         "blind_nil_decide": "O zerze w ciemno zdecyduj, zanim spojrzysz w karty.",
         "blind_nil_too_late": "Przy stracie {behind} zero w ciemno opłacałoby się przed spojrzeniem w karty"
                               " (wygrana partii w {blind:.0f}% przypadków zamiast {look:.0f}%); po odkryciu"

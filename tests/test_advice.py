@@ -246,6 +246,22 @@ def test_blind_nil_advised_only_when_the_game_needs_the_gamble():
     assert "not advised" in early["explanation"]
 
 
+def test_blind_nil_not_advised_never_compares_a_chance_with_itself():
+    from advisor.blind_nil import advise
+    from advisor.rules import PRESETS
+
+    # NS at 450 finish the game next hand whatever EW bid: blind nil changes EW's small chance by
+    # less than a point, which the text says instead of "4% instead of 4%"
+    verdict = advise(PRESETS["piki"], 1, (450, 120), None)
+    assert not verdict.take and round(100 * verdict.win_blind) == round(100 * verdict.win_look)
+    for lang, words in (("en", "either way"), ("pl", "tak czy inaczej")):
+        rec = HandRecord.from_json({"dealer": "N", "score_before": {"NS": 450, "EW": 120}, "bids": {"N": 3},
+                                    "plays": []})
+        text = bid_json(rec, time_budget=0.2, seed=1, lang=lang)["explanation"]
+        assert words in text, text
+        assert not re.search(r"(\d+)% (instead of|zamiast) \1%", text), text
+
+
 def test_blind_nil_never_doubles_a_partners_nil():
     def advice(bids):
         rec = HandRecord.from_json({"dealer": "N", "score_before": {"NS": 290, "EW": 490}, "bids": bids,
