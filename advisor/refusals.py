@@ -47,8 +47,8 @@ TEXTS: dict[str, dict[str, str]] = {
         # The headline of a refusal, before its reason ("illegal play by S: …").
         "illegal_bid": "illegal bid by {seat}",
         "illegal_play": "illegal play by {seat}",
-        "illegal_bid_at": "illegal bid #{index} by {seat}",
-        "illegal_play_at": "illegal play #{index} by {seat}",
+        "illegal_bid_at": "illegal bid #{number} by {seat}",
+        "illegal_play_at": "illegal play #{number} (trick {trick}) by {seat}",
         # input that is not understood (malformed, not illegal)
         "at": "{where}: {problem}",
         "card_not_text": "a card must be a string like 'QH', got {value}",
@@ -89,8 +89,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "too_many_plays": "za dużo zagranych kart",
         "illegal_bid": "niedozwolona deklaracja ({seat})",
         "illegal_play": "niedozwolone zagranie ({seat})",
-        "illegal_bid_at": "niedozwolona deklaracja nr {index} ({seat})",
-        "illegal_play_at": "niedozwolone zagranie nr {index} ({seat})",
+        "illegal_bid_at": "niedozwolona deklaracja nr {number} ({seat})",
+        "illegal_play_at": "niedozwolone zagranie nr {number} (lewa {trick}, {seat})",
         "at": "{where}: {problem}",
         "card_not_text": "karta musi być tekstem, np. 'QH', a jest {value}",
         "card_unknown": "nieznana karta {value}",
@@ -153,6 +153,12 @@ def refusal_text(lang: str, code: str, params: dict[str, Any] | None = None) -> 
 
 
 def headline(lang: str, kind: str, seat: str, index: int | None = None) -> str:
-    """"illegal play by S" (with ``index``: "illegal play #5 by S") in ``lang``."""
-    key = f"illegal_{kind}" + ("" if index is None else "_at")
-    return refusal_text(lang, key, {"seat": seat, **({} if index is None else {"index": index})})
+    """"illegal play by S" (with ``index``, into the plays or the bidding order: counted from 1 as
+    a person counts, a play with its trick) in ``lang``.
+
+    >>> headline("en", "play", "S", 4), headline("en", "bid", "E", 0)
+    ('illegal play #5 (trick 2) by S', 'illegal bid #1 by E')
+    """
+    if index is None:
+        return refusal_text(lang, f"illegal_{kind}", {"seat": seat})
+    return refusal_text(lang, f"illegal_{kind}_at", {"seat": seat, "number": index + 1, "trick": index // 4 + 1})

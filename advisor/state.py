@@ -62,7 +62,7 @@ class IllegalEvent(Exception):
         return refusal_text(lang, self.code, self.params)
 
     def describe(self, lang: str = "en", numbered: bool = False) -> str:
-        """"illegal play by S: …" (``numbered``: "illegal play #5 by S: …") in ``lang``."""
+        """"illegal play by S: …" (``numbered``: "illegal play #5 (trick 2) by S: …") in ``lang``."""
         head = headline(lang, self.kind, self.seat.name, self.index if numbered else None)
         return f"{head}: {self.reason_in(lang)}"
 

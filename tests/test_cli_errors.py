@@ -117,22 +117,22 @@ ILLEGAL = [
     ("revoke", record(hands={"S": S_HAND}, plays=["2H", "3H", "2C", "4H"]),
      {"kind": "play", "index": 2, "seat": "S", "card": "2C",
       "reason": "S must follow hearts: holds 7H, QH"},
-     "niedozwolone zagranie nr 2 (S): S musi dołożyć do koloru (kiery): ma 7H, QH"),
+     "niedozwolone zagranie nr 3 (lewa 1, S): S musi dołożyć do koloru (kiery): ma 7H, QH"),
     ("spade_lead", record(dealer="W", hands={"W": W_HAND}, plays=["4S"]),
      {"kind": "play", "index": 0, "seat": "W", "card": "4S",
       "reason": "spades not broken: W leads 4S while holding clubs"},
-     "niedozwolone zagranie nr 0 (W): piki nie są rozbite: W wychodzi 4S, mając jeszcze trefle"),
+     "niedozwolone zagranie nr 1 (lewa 1, W): piki nie są rozbite: W wychodzi 4S, mając jeszcze trefle"),
     ("blind_nil", record(bids={"N": 2, "E": "blind_nil", "S": 3, "W": 3},
                          score_before={"NS": 300, "EW": 150}),
      {"kind": "bid", "index": 1, "seat": "E", "card": None, "bid": "blind_nil",
       "reason": "E may not bid blind nil: EW trails by 150, blind nil needs a deficit of at "
                 "least 200"},
-     "niedozwolona deklaracja nr 1 (E): E nie może zadeklarować zera w ciemno: EW przegrywa o 150"
+     "niedozwolona deklaracja nr 2 (E): E nie może zadeklarować zera w ciemno: EW przegrywa o 150"
      " pkt, a zero w ciemno wymaga straty co najmniej 200 pkt"),
     ("replayed_card", record(plays="2H 3H 4H 5H 6H 7H 8H 9H TH JH QH AS AS".split()),
      {"kind": "play", "index": 12, "seat": "E", "card": "AS",
       "reason": "AS was already played in trick 3"},
-     "niedozwolone zagranie nr 12 (E): AS została już zagrana w lewie 3"),
+     "niedozwolone zagranie nr 13 (lewa 4, E): AS została już zagrana w lewie 3"),
 ]
 
 
@@ -161,7 +161,10 @@ def test_illegal_event(tmp_path, name, rec, error, polish):
         assert "Traceback" not in proc.stderr
         lines = proc.stderr.splitlines()
         assert len(lines) == 1 and error["reason"] in lines[0]
-        assert f"#{error['index']} by {error['seat']}" in lines[0]
+        # counted from 1 in words (the JSON's index counts from 0)
+        number = error["index"] + 1
+        assert (f"#{number} (trick {error['index'] // 4 + 1}) by {error['seat']}" if error["kind"] == "play"
+                else f"#{number} by {error['seat']}") in lines[0]
 
     # --lang pl: the same refusal in Polish, by check and by state
     text = piki("check", path, "--lang", "pl")
