@@ -13,8 +13,10 @@ best card that does the opposite (winning the trick or not), with what the diffe
 >>> st = replay(HandRecord.from_json(rec))  # the dealer leads under `piki`
 >>> card_role(st, 0, parse_card("AH"))
 ('cash', {'card': 'AH', 'suit': 1})
->>> card_role(st, 0, parse_card("8D"))
-('lead_low', {'card': '8D', 'suit': 2, 'top': 'AD'})
+>>> card_role(st, 0, parse_card("6D"))
+('lead_low', {'card': '6D', 'suit': 2, 'top': 'AD'})
+>>> card_role(st, 0, parse_card("8D"))[0]  # N's highest diamond, not the highest still out
+'lead_own_top'
 """
 
 from __future__ import annotations
@@ -59,7 +61,11 @@ def card_role(state: HandState, seat: int, card: Card) -> tuple[str, dict]:
             return ("cash_spade" if suit == SPADES else "cash"), {"card": str(card), "suit": suit}
         if suit == SPADES:
             return "lead_spade", {"card": str(card)}
-        return "lead_low", {"card": str(card), "suit": suit, "top": str(Card(top))}
+        own = cards_in(state.held[seat], suit)  # this card among them
+        p = {"card": str(card), "suit": suit, "top": str(Card(top))}
+        if own == 1 << c:
+            return "lead_last", p
+        return ("lead_low" if own >> (c + 1) else "lead_own_top"), p
     led, best, winner = state.led_suit, state.best_card, state.best_seat
     legal = state.legal_cards() or [card]
     wins = beats(c, best, led)

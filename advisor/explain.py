@@ -29,6 +29,8 @@ TEXTS: dict[str, dict[str, str]] = {
                           " out of {suit} and may trump it.",
         "lead_spade": "{card}: a spade lead draws spades from the other hands.",
         "lead_low": "{card} leads low in {suit} ({top} is still out), keeping your higher cards for later.",
+        "lead_own_top": "{card} is your highest card in {suit}, though {top} is still out.",
+        "lead_last": "{card} is your last card in {suit} ({top} is still out): after it you are out of {suit}.",
         "ruff": "You are out of {suit}: {card} trumps {best}.",
         "overruff": "You are out of {suit}: {card} trumps over {best}.",
         "discard": "You are out of {suit} and not trumping: {card} is a discard.",
@@ -168,6 +170,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "lead_spade": "{card}: wyjście w pika ściąga piki z pozostałych rąk.",
         "lead_low": "{card} to niskie wyjście w kolorze ({suit}); {top} jeszcze chodzi, a wyższe karty"
                     " zostają na później.",
+        "lead_own_top": "{card} to twoja najwyższa karta w kolorze ({suit}), choć {top} jeszcze chodzi.",
+        "lead_last": "{card} to twoja ostatnia karta w kolorze ({suit}); {top} jeszcze chodzi, a potem nie"
+                     " masz już tego koloru.",
         "ruff": "Nie masz koloru ({suit}): {card} przebija {best}.",
         "overruff": "Nie masz koloru ({suit}): {card} przebija wyżej niż {best}.",
         "discard": "Nie masz koloru ({suit}) i nie przebijasz: {card} to zrzutka.",

@@ -31,9 +31,26 @@ def role(state, seat, card: str) -> str:
 def test_leads_cash_the_top_card_or_lead_low():
     st, n = position("N", " ".join(NORTH))
     assert role(st, n, "AH") == "cash"
-    assert card_role(st, n, parse_card("8D")) == ("lead_low", {"card": "8D", "suit": 2, "top": "AD"})
+    assert card_role(st, n, parse_card("6D")) == ("lead_low", {"card": "6D", "suit": 2, "top": "AD"})
+    assert role(st, n, "7D") == "lead_low"  # 8D kept
     assert role(st, n, "KH") == "cash"  # only N's own ace is higher
     assert card_role(st, n, parse_card("2H"))[1]["top"] == "QH"
+
+
+def test_a_lead_of_the_seats_highest_or_last_card_is_not_called_low():
+    st, n = position("N", " ".join(NORTH))
+    # N's highest diamond and club, though higher ones are out: no higher card kept for later
+    assert card_role(st, n, parse_card("8D")) == ("lead_own_top", {"card": "8D", "suit": 2, "top": "AD"})
+    assert role(st, n, "QC") == "lead_own_top"
+    assert "your highest card in diamonds, though AD is still out" in say("en", "lead_own_top", card="8D", suit=2,
+                                                                          top="AD")
+    # trick 1: N cashes AH; trick 2 (N won): N leads again, KH cashes, 2H is N's last heart
+    st, n = position("N", " ".join(NORTH), "AH 3H 4H 5H")
+    assert role(st, n, "KH") == "cash"
+    st, n = position("N", " ".join(NORTH), "AH 3H 4H 5H KH 6H 7H 8H")
+    assert card_role(st, n, parse_card("2H")) == ("lead_last", {"card": "2H", "suit": 1, "top": "QH"})
+    assert "after it you are out of hearts" in say("en", "lead_last", card="2H", suit=1, top="QH")
+    assert "nie masz już tego koloru" in say("pl", "lead_last", card="2H", suit=1, top="QH")
 
 
 def test_leads_into_a_partners_void_or_an_opponents_void():
