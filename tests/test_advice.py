@@ -751,13 +751,25 @@ def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
          "cost": 0.0, "tricks_lost": 0.0, "mark": "", "note": "3C: ..."},
         {"kind": "bid", "index": 2, "label": "bid 3", "seat": "S", "played": "blind_nil", "best": "nil",
          "cost": 40.0, "mark": "?", "note": ""},
+        # unmarked: a cost within the sampling's noise, or under a point, names no better card
+        {"kind": "play", "index": 36, "label": "trick 10", "seat": "S", "played": "4H", "best": "QH",
+         "cost": 0.1, "cost_error": 0.1, "tricks_lost": 0.0, "mark": "", "note": "4H: ..."},
+        {"kind": "play", "index": 40, "label": "trick 11", "seat": "S", "played": "5H", "best": "6H",
+         "cost": 3.0, "cost_error": 2.5, "tricks_lost": 0.0, "mark": "", "note": "5H: ..."},
+        {"kind": "bid", "index": 3, "label": "bid 4", "seat": "W", "played": 3, "best": 4,
+         "cost": 0.4, "mark": "", "note": ""},
+        {"kind": "play", "index": 44, "label": "trick 12", "seat": "S", "played": "7H", "best": "8H",
+         "cost": 3.0, "cost_error": 1.0, "tricks_lost": 0.0, "mark": "", "note": "7H: ..."},
     ]}
     lines = render_review(review).splitlines()
     assert lines[0] == "   bidding N: bid 2, best 3 (costs 5.5 points)"
     assert lines[2] == "   trick 8 N: played JS, best 2H (costs 0.8 points, 0.4 tricks) ?"
     assert lines[4] == "   trick 8 S: played AD, best 2D (costs 41.8 ± 9.6 points) ?"  # with its error
     assert lines[6] == "   bidding S: bid blind nil, best nil (costs 40.0 points) ?"
-    assert "trick 9" not in render_review(review) and lines[-1] == "N: 1 costly decision."
+    assert lines[7] == "  trick 12 S: played 7H, best 8H (costs 3.0 ± 1.0 points)"  # clear of the noise
+    for hidden in ("trick 9", "trick 10", "trick 11", "bidding W"):
+        assert hidden not in render_review(review)
+    assert lines[-1] == "N: 1 costly decision."
     # in Polish the labels around the (already translated) notes are Polish too, with decimal commas
     pl = render_review(review, lang="pl").splitlines()
     assert pl[0] == " licytacja N: zgłoszono 2, najlepiej 3 (koszt 5,5 pkt)"
