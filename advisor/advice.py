@@ -636,7 +636,7 @@ def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: rand
         "best_expected_points": round(rows[best][0], 1),
         "win_chance": round(rows[bid][1], 4), "best_win_chance": round(rows[best][1], 4),
         "deals_solved": len(model.solved),  # the double-dummy solves behind its estimates
-        "note": _bid_note(lang, view, model, bid, best),
+        "note": _bid_note(lang, view, model, bid, best, rows),
     }
 
 
@@ -653,12 +653,20 @@ def _bid_judged(view: HandState, model: BidModel, bid: int) -> tuple[dict, int, 
     return rows, best, max(0.0, worth[best] - worth[bid])
 
 
-def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int) -> str:
-    """How often the bid made (a nil) or its team contract made (double dummy), beside the best's."""
+def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int,
+              rows: dict[int, tuple[float, float]] | None = None) -> str:
+    """How often the bid made (a nil) or its team contract made (double dummy), beside the best's;
+    beside a partner's nil, whose team contract is the bidder's alone, the bids' expected points
+    (``rows``, as from :func:`_bid_judged`)."""
     if is_nil(bid):
         return say(lang, "review_bid_nil", pct=100 * model.nil_p) if bid != BLIND_NIL else ""
     if _partner_nil(view):
-        return ""
+        if rows is None:
+            return ""
+        if best == bid or is_nil(best):
+            return say(lang, "review_bid_beside_nil", bid=bid, points=rows[bid][0])
+        return say(lang, "review_bid_beside_nil_best", bid=bid, points=rows[bid][0], best=best,
+                   best_points=rows[best][0])
     pct = 100 * make_chance(model, bid)
     if best == NIL:  # the better bid was a nil: how often it would have made
         return " ".join((say(lang, "review_bid_make", bid=bid, pct=pct),

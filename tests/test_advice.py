@@ -875,6 +875,25 @@ def test_a_review_whose_better_bid_was_nil_says_so_in_words_and_how_often_it_mak
     assert "zgłoszono 2, najlepiej zero" in render_review({"decisions": [decision], "summary": ""}, "pl")
 
 
+def test_a_reviewed_bid_beside_a_partners_nil_gets_the_bids_points():
+    """Beside a partner's nil the team's contract is the bidder's alone, so the note gives the
+    bids' expected points instead of how often a team contract makes (it was left empty)."""
+    from advisor.advice import _bid_judged, _bid_note
+    from advisor.search import bid_samples
+
+    hands = deal(random.Random(4))
+    rec = HandRecord.from_json({"dealer": "N", "hands": {"S": [str(c) for c in hands[Seat.S]]},
+                                "bids": {"N": 0, "E": 3}})
+    view = seat_view(replay(rec), Seat.S)
+    model = bid_samples(view, time_budget=0.2, max_samples=16, rng=random.Random(1))
+    rows, best, _ = _bid_judged(view, model, 5)
+    other = next(b for b in rows if b not in (best, 0) and b > 0)
+    en = _bid_note("en", view, model, other, best, rows)
+    assert en == f"Beside partner's nil, {other} is worth about {rows[other][0]:+.0f} points, {best} {rows[best][0]:+.0f}."
+    assert _bid_note("pl", view, model, best, best, rows).startswith(f"Przy zerze partnera {best} daje średnio")
+    assert "contract makes" not in en
+
+
 def test_a_card_difference_over_the_same_deals_has_its_standard_error():
     from advisor.search import analyse_play
 
