@@ -636,7 +636,8 @@ def _review_bid(state: HandState, bid: int, index: int, budget: float, rng: rand
         "best_expected_points": round(rows[best][0], 1),
         "win_chance": round(rows[bid][1], 4), "best_win_chance": round(rows[best][1], 4),
         "deals_solved": len(model.solved),  # the double-dummy solves behind its estimates
-        "note": _bid_note(lang, view, model, bid, best, rows),
+        "note": " ".join(filter(None, (_bid_note(lang, view, model, bid, best, rows),
+                                       _for_the_game(lang, rows, bid, best)))),
     }
 
 
@@ -651,6 +652,25 @@ def _bid_judged(view: HandState, model: BidModel, bid: int) -> tuple[dict, int, 
     worth = {b: win / slope for b, (_, win) in rows.items()}
     best = max((b for b in rows if b != BLIND_NIL), key=worth.get)
     return rows, best, max(0.0, worth[best] - worth[bid])
+
+
+def _for_the_game(lang: str, rows: dict[int, tuple[float, float]], bid: int, best: int) -> str:
+    """Where the better bid expects fewer points than the bid made, the game decided it (near the
+    end a bid is judged by the chance to win the game): the two chances, in words.
+
+    >>> _for_the_game("en", {1: (24.8, 0.1139), 0: (6.5, 0.1362)}, 1, 0)
+    'At this score winning the game counts more than the points: nil wins it 14% of the time, 1 11%.'
+    >>> _for_the_game("en", {1: (24.8, 0.1121), 0: (6.5, 0.1149)}, 1, 0)[-39:]  # close: a decimal more
+    'nil wins it 11.5% of the time, 1 11.2%.'
+    >>> _for_the_game("en", {3: (30.0, 0.52), 4: (35.0, 0.55)}, 3, 4)
+    ''
+    """
+    if best == bid or bid not in rows or rows[best][0] >= rows[bid][0]:
+        return ""
+    chances = [100 * rows[best][1], 100 * rows[bid][1]]
+    digits = 0 if round(chances[0]) != round(chances[1]) else 1  # "12% ..., 11%", or "11.6% ..., 11.4%"
+    best_win, win = (f"{c:.{digits}f}" for c in chances)
+    return say(lang, "review_bid_for_game", bid=bid, best=best, best_win=best_win, win=win)
 
 
 def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int,

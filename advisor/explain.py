@@ -150,6 +150,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                 " deals; with {best}, in {best_pct:.0f}%.",
         "review_bid_nil": "A nil here makes about {pct:.0f}% of the time.",
         "review_bid_beside_nil": "Beside partner's nil, {bid} is worth about {points:+.0f} points.",
+        "review_bid_for_game": "At this score winning the game counts more than the points: {best} wins it"
+                               " {best_win}% of the time, {bid} {win}%.",
         "review_bid_beside_nil_best": "Beside partner's nil, {bid} is worth about {points:+.0f} points, {best}"
                                       " {best_points:+.0f}.",
         "review_nil": "{seat}'s nil makes about {pct:.0f}% of the time after {card}, {best_pct:.0f}% after {best}.",
@@ -300,6 +302,8 @@ TEXTS: dict[str, dict[str, str]] = {
                                 " rozdań; przy {best} w {best_pct:.0f}%.",
         "review_bid_nil": "Zero udaje się tu w ok. {pct:.0f}% przypadków.",
         "review_bid_beside_nil": "Przy zerze partnera {bid} daje średnio {points:+.0f} pkt.",
+        "review_bid_for_game": "Przy tym wyniku wygrana partii liczy się bardziej niż punkty: {best} wygrywa ją"
+                               " w {best_win}% przypadków, {bid} w {win}%.",
         "review_bid_beside_nil_best": "Przy zerze partnera {bid} daje średnio {points:+.0f} pkt, a {best}"
                                       " {best_points:+.0f} pkt.",
         "review_nil": "Zero gracza {seat} udaje się po {card} w ok. {pct:.0f}% przypadków, po {best} w {best_pct:.0f}%.",
@@ -348,8 +352,9 @@ def say(lang: str, key: str, **params) -> str:
     ('Partner bid nil.', 'Partner zadeklarował zero.', 'Partner bid 3.')
     """
     table = TEXTS.get(lang, TEXTS["en"])
-    if type(params.get("bid")) is int and params["bid"] == 0:
-        params["bid"] = NIL_WORD.get(lang, NIL_WORD["en"])
+    for name in ("bid", "best"):  # a bid of 0 (never a card, which is a string)
+        if type(params.get(name)) is int and params[name] == 0:
+            params[name] = NIL_WORD.get(lang, NIL_WORD["en"])
     for (word, number), forms in COUNTED.items():
         if number in params and "{" + word + "}" in table[key]:
             params[word] = counted(lang, round(params[number]), forms)  # as the text shows it
