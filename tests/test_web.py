@@ -174,6 +174,7 @@ def test_review_of_an_overbid_says_how_often_the_contract_makes(page, tmp_path):
                            timeout=240_000)
     summary = page.locator("#review-summary").inner_text()
     assert "With 9, your team's contract makes in about" in summary and "; with " in summary
+    assert re.search(r"S: Bid 9 → best: \d+ \(−[\d.]+ pts: With 9, .*\) \?$", summary, re.M), summary  # marked
     assert not page.errors
 
 
