@@ -305,13 +305,21 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
             if analysis.game_at_stake and by_points is not best and best.win - by_points.win >= GAME_END_CHANCE:
                 reasons.append(("play_game_end", {"card": str(best.card), "pct": 100 * best.win,
                                                   "other": str(by_points.card), "other_pct": 100 * by_points.win}))
-            if best is not top and analysis.team_nil_live:
+            # a tie within the search's noise, settled by the rules of play (best_move), the best
+            # card by the figures being another; an exact tie is said below ("equal_card")
+            tied = best is not top and top.value - best.value >= 0.05
+            if tied and analysis.team_nil_live:
                 reasons.append(("nil_technique", {"card": str(best.card), "top": str(top.card),
                                                   "gap": top.points - best.points}))
+            elif tied:  # by the value the cards are ranked by (near the game's end, the win chance)
+                reasons.append(("tied_top", {"card": str(best.card), "top": str(top.card),
+                                             "gap": top.value - best.value}))
             second = moves[1]
             other = contrast(view, seat, best, analysis.moves)
             if abs(second.points - best.points) < 0.05 and abs(second.tricks - best.tricks) < 0.05:
                 reasons.append(("equal_card", {"card": str(second.card)}))
+            elif tied and second is top:
+                pass  # named above, with why it is not the card
             elif other is None or other[1]["card"] != str(second.card):
                 reasons.append(("next_card", {"card": str(second.card), "tricks": second.tricks,
                                               "points": second.points}))

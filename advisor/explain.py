@@ -54,6 +54,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "nil_technique": "{card} follows nil technique (duck, shed high cards, cover): the simulation"
                          " puts it only {gap:.0f} points below {top}, and it sees every card, so it"
                          " underrates the danger to a nil.",
+        "tied_top": "{top} scores {gap:.1f} points more in the simulation, too little to tell them apart:"
+                    " among cards this close, {card} is the one good play picks.",
         "attack_nil": "{seat} bid nil: try to make them take a trick (their nil survives {pct:.0f}%"
                       " after {card}).",
         "cover_partner_nil_any": "Partner bid nil: cover them — take the tricks partner might be forced"
@@ -201,6 +203,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "nil_technique": "{card} to zagranie zgodne z techniką gry na zero (podkładanie, pozbywanie się"
                          " wysokich kart, osłona): symulacja ocenia ją tylko {gap:.0f} pkt niżej niż"
                          " {top}, a widzi wszystkie karty, więc nie docenia zagrożenia dla zera.",
+        "tied_top": "{top} wypada w symulacji o {gap:.1f} pkt lepiej, za mało, by je rozróżnić: spośród tak"
+                    " bliskich kart dobra gra wybiera {card}.",
         "attack_nil": "{seat} zadeklarował zero: spróbuj zmusić go do wzięcia lewy (jego zero przetrwa w"
                       " {pct:.0f}% po {card}).",
         "cover_partner_nil_any": "Partner zadeklarował zero: osłaniaj go — bierz lewy, które partner mógłby"

@@ -894,6 +894,32 @@ def test_a_reviewed_bid_beside_a_partners_nil_gets_the_bids_points():
     assert "contract makes" not in en
 
 
+def test_a_card_chosen_among_near_ties_says_why_the_top_card_is_not_it():
+    """The advice plays the rule-based player's card among cards within TIE_POINTS of the best: the
+    explanation says the top card's edge is too small to count, instead of calling it "the next
+    best" with more tricks; an exact tie is "just as good", never "0.0 points more"."""
+    import gzip
+    from pathlib import Path
+
+    from advisor.advice import analyse_play_json
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks/matches/pimc-heuristic-seed11-r15-hands.jsonl.gz"
+    with gzip.open(path, "rt") as f:
+        record = json.loads([next(f) for _ in range(22)][-1])["record"]
+    # S to play at trick 10 with its contract made: JD (a discard) or a spade to trump clubs
+    state = replay(HandRecord.from_json({**record, "plays": record["plays"][:38], "hands": {"S": record["hands"]["S"]}}))
+    near = analyse_play_json(state, time_budget=5.0, seed=6)
+    assert near["card"] == "JD" and near["candidates"][1]["card"] == "6S"
+    gap = near["candidates"][1]["expected_points"] - near["candidates"][0]["expected_points"]
+    assert 0 < gap <= 1.0
+    assert ("6S scores 0.2 points more in the simulation, too little to tell them apart: among cards this"
+            " close, JD is the one good play picks.") in near["explanation"]
+    assert "next best" not in near["explanation"]
+    exact = analyse_play_json(state, time_budget=5.0, seed=5)
+    assert exact["card"] == "JD" and "2S is just as good." in exact["explanation"]
+    assert "scores 0.0" not in exact["explanation"]
+
+
 def test_a_card_difference_over_the_same_deals_has_its_standard_error():
     from advisor.search import analyse_play
 
