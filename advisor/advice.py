@@ -279,7 +279,8 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
     budget = DEFAULT_PLAY_BUDGET if time_budget is None else time_budget
     reasons: list[tuple[str, dict]] = []
     if view.complete[seat]:
-        analysis = analyse_play(view, time_budget=budget, rng=_rng(seed))
+        # a forced card too: its figures are what the hand is expected to bring
+        analysis = analyse_play(view, time_budget=budget, rng=_rng(seed), value_single=True)
         best = best_move(view, analysis)
     else:
         analysis, partial = _analyse_partial_hand(view, budget, _rng(seed))
@@ -288,6 +289,8 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
     moves = [best] + [m for m in analysis.moves if m is not best]
     if len(moves) == 1:
         reasons.append(("only_card" if view.complete[seat] else "only_known_card", {"card": str(best.card)}))
+        if analysis.samples:
+            reasons.append(("outlook", {"tricks": best.tricks, "points": best.points, "samples": analysis.samples}))
     else:
         if view.trick_len and all(m.card // 13 == view.led_suit for m in moves):
             reasons.append(("must_follow", {"suit": view.led_suit}))

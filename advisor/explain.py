@@ -14,6 +14,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "en": {
         "only_card": "{card} is your only legal card.",
         "only_known_card": "{card} is the only one of your known cards you may play.",
+        "outlook": "Your team expects {tricks:.1f} tricks and {points:+.0f} points net over {samples} simulated"
+                   " deals.",
         "must_follow": "You must follow {suit}.",
         "best_card": "{card} is best: your team expects {tricks:.1f} tricks and {points:+.0f} points net"
                      " over {samples} simulated deals.",
@@ -161,6 +163,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "pl": {
         "only_card": "{card} to twoja jedyna dozwolona karta.",
         "only_known_card": "{card} to jedyna z twoich znanych kart, którą możesz zagrać.",
+        "outlook": "Twoja para oczekuje {tricks:.1f} lewy i {points:+.0f} pkt przewagi w {samples} symulowanych"
+                   " rozdaniach.",
         "must_follow": "Musisz dołożyć do koloru: {suit}.",
         "best_card": "Najlepsza jest {card}: twoja para oczekuje {tricks:.1f} lewy i {points:+.0f} pkt"
                      " przewagi w {samples} symulowanych rozdaniach.",

@@ -323,11 +323,13 @@ def _solver_args(state: HandState, remaining: tuple[int, int, int, int]):
 def analyse_play(
     state: HandState, *, time_budget: float = 0.4, max_samples: int = 64, min_samples: int | None = None,
     rng: random.Random | None = None, deals: list[SampledDeal] | None = None, cards: list[Card] | None = None,
+    value_single: bool = False,
 ) -> PlayAnalysis:
     """Value every legal card of the seat to act, from that seat's knowledge.
 
     With its hand only partly known, ``cards`` (known cards, legal in every one of ``deals``,
-    whose hands complete the seat's) are the ones valued."""
+    whose hands complete the seat's) are the ones valued. A single legal card is not valued (there
+    is nothing to choose) unless ``value_single``: what the hand is then expected to bring."""
     rng = rng or random.Random(0)
     if min_samples is None:  # a tiny budget still looks at a couple of deals; no budget, all of them
         min_samples = max(2, min(6, int(time_budget * 20))) if math.isfinite(time_budget) else max_samples
@@ -339,7 +341,7 @@ def analyse_play(
     team = seat & 1
     stats = {int(c): MoveStats(card=c) for c in legal}
     nils = live_nils(state)
-    if len(legal) == 1 and deals is None:
+    if len(legal) == 1 and deals is None and not value_single:
         return PlayAnalysis(seat, list(stats.values()), 0, 0.0, nils)
     if deals is None:
         deals, keys = draw_deals(state, seat, max_samples, rng)

@@ -418,6 +418,11 @@ def test_only_card_is_not_dressed_up_as_nil_technique():
     out = play_json(seat_record(st, Seat.N), time_budget=0.1)
     assert out["explanation"].startswith(f"{out['card']} is your only legal card.")
     assert "nil" not in out["explanation"], out["explanation"]
+    # the forced card is still valued: what the hand is expected to bring (not 0 tricks, 0% to win)
+    (only,) = out["candidates"]
+    assert out["samples"] > 0 and 0 < only["win_chance"] < 1
+    assert st.tricks[0] + st.tricks[2] <= only["expected_tricks"] <= 13 - st.tricks[1] - st.tricks[3]
+    assert f"Your team expects {only['expected_tricks']:.1f} tricks" in out["explanation"]
 
 
 def test_review_knows_a_hand_from_its_plays():
