@@ -610,6 +610,22 @@ def seat_summary(lang: str, seat_text: str, decisions: list[dict]) -> str:
     return text + (" " + say(lang, "review_smaller", lost=smaller) if smaller >= 1 else "")
 
 
+def worth_a_line(decision: dict) -> bool:
+    """A reviewed decision the text review lists: marked, or costing LISTED_COST points or more
+    that stand clear of the sampling (the costs the summary counts; a smaller or noisier one would
+    name a "best" card by chance).
+
+    >>> worth_a_line({"kind": "play", "cost": 0.1, "cost_error": 0.1, "mark": ""})
+    False
+    >>> worth_a_line({"kind": "play", "cost": 3.0, "cost_error": 1.0, "mark": ""})
+    True
+    """
+    return bool(decision.get("mark")) or (decision["cost"] >= LISTED_COST and cost_stands_clear(decision))
+
+
+LISTED_COST = 1.0  # points (the web page's review lists bids by the same rule)
+
+
 def cost_stands_clear(decision: dict) -> bool:
     """A reviewed decision's cost is above 0 by more than the sampling explains: for a card, by
     REVIEW_CLEAR_Z standard errors (``cost_error``); a bid's cost, read off the bid model's

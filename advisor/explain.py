@@ -154,10 +154,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                 " deals; with {best}, in {best_pct:.0f}%.",
         "review_bid_nil": "A nil here makes about {pct:.0f}% of the time.",
         "review_bid_beside_nil": "Beside partner's nil, {bid} is worth about {points:+.0f} points.",
-        "review_bid_for_game": "At this score winning the game counts more than the points: {best} wins it"
-                               " {best_win}% of the time, {bid} {win}%.",
         "review_bid_beside_nil_best": "Beside partner's nil, {bid} is worth about {points:+.0f} points, {best}"
                                       " {best_points:+.0f}.",
+        "review_bid_for_game": "At this score winning the game counts more than the points: {best} wins it"
+                               " {best_win}% of the time, {bid} {win}%.",
         "review_nil": "{seat}'s nil makes about {pct:.0f}% of the time after {card}, {best_pct:.0f}% after {best}.",
     },
     "pl": {
@@ -310,10 +310,10 @@ TEXTS: dict[str, dict[str, str]] = {
                                 " rozdań; przy {best} w {best_pct:.0f}%.",
         "review_bid_nil": "Zero udaje się tu w ok. {pct:.0f}% przypadków.",
         "review_bid_beside_nil": "Przy zerze partnera {bid} daje średnio {points:+.0f} pkt.",
-        "review_bid_for_game": "Przy tym wyniku wygrana partii liczy się bardziej niż punkty: {best} wygrywa ją"
-                               " w {best_win}% przypadków, {bid} w {win}%.",
         "review_bid_beside_nil_best": "Przy zerze partnera {bid} daje średnio {points:+.0f} pkt, a {best}"
                                       " {best_points:+.0f} pkt.",
+        "review_bid_for_game": "Przy tym wyniku wygrana partii liczy się bardziej niż punkty: {best} wygrywa ją"
+                               " w {best_win}% przypadków, {bid} w {win}%.",
         "review_nil": "Zero gracza {seat} udaje się po {card} w ok. {pct:.0f}% przypadków, po {best} w {best_pct:.0f}%.",
     },
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.advice import cost_stands_clear
+from advisor.advice import worth_a_line
 from advisor.explain import NIL_WORD, decimal_commas
 from advisor.refusals import headline
 
@@ -127,15 +127,10 @@ def render_play(a: dict[str, Any], lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-SHOWN_COST = 1.0  # points a decision without a mark must cost to get a line in the text review
-
-
 def render_review(r: dict[str, Any], lang: str = "en") -> str:
     lines = []
     for d in r["decisions"]:
-        # the marked decisions, and the others whose cost the summary counts (a point or more,
-        # clear of the sampling): "best QH (costs 0.1 ± 0.1 points)" names a best card by chance
-        if d.get("mark") or (d["cost"] >= SHOWN_COST and cost_stands_clear(d)):
+        if worth_a_line(d):
             mark = d.get("mark") or ""
             # the marks are by tricks lost (ben's rule), the cost in points: both are shown, the
             # points with their standard error over the deals judged on where there is one

@@ -626,7 +626,7 @@ async function runReview() {
     const rev = await api("POST", "/v1/review", record, { lang, seat });
     status.textContent = "";
     // a bid with its better one where it is marked or costs a point or more (as `piki review`
-    // lists them), else a tick
+    // lists them: advisor.advice.worth_a_line), else a tick
     const bidNotes = (rev.decisions || []).filter(d => d.kind === "bid").map(d =>
       `${d.seat}: ${t("bid")} ${bidName(d.played)}` + (d.mark || d.cost >= 1 ? ` → ${t("best", { card: bidName(d.best) })}`
         + ` (${t("mistake_cost", { cost: num(d.cost, 1) })}`
