@@ -173,6 +173,10 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
                                         "pct": 100 * by_chance["win_chance"],
                                         "other_pct": 100 * best["win_chance"]})
         best = by_chance
+    nil_row = next(r for r in rows if r["bid"] == 0)
+    # the nil the chance floor kept out, though it ranks above the bid advised
+    nil_kept_out = nil_row not in allowed and nil_row["_worth"] > best["_worth"]
+    nil_floor = NIL_MIN_PROBABILITY  # the chance that nil needs, as the text quotes it
     rule_reason = None
     if known:
         # The trick-counting bid wins near-ties: in duplicate matches its bids, played by the
@@ -180,8 +184,10 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         # nil choices in particular are noisier than the counting rules).
         rule = choose_bid(state) if looked else _rule_bid_completed(state, rng)
         rule_row = next((r for r in rows if r["bid"] == rule), None)
-        if rule == 0 and model.nil_p < RULE_NIL_MIN_PROBABILITY:
-            rule_row = None
+        if rule == 0:
+            nil_floor = RULE_NIL_MIN_PROBABILITY
+            if model.nil_p < RULE_NIL_MIN_PROBABILITY:
+                rule_row = None
         if rule_row is not None and rule_row is not best:
             gap = best["_worth"] - rule_row["_worth"]
             if gap <= (NIL_BID_TIE_POINTS if rule == 0 else BID_TIE_POINTS):
@@ -220,9 +226,11 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
             reasons.append(("partner_nil", {}))
         else:
             reasons.append(("bid_partner", {"bid": bid_to_json(pbid)}))
-        nil_row = next(r for r in rows if r["bid"] == 0)
         if recommend == 0:
             reasons.append(("nil_best", {"pct": 100 * nil_p}))
+        elif nil_kept_out:
+            reasons.append(("nil_kept_out", {"pct": 100 * nil_p, "points": nil_row["expected_points"],
+                                             "win": 100 * nil_row["win_chance"], "floor": 100 * nil_floor}))
         elif nil_p >= 0.2:
             reasons.append(("nil_chance", {"pct": 100 * nil_p, "points": nil_row["expected_points"]}))
         if (recommend == 0 or nil_p >= 0.2) and int(state.first) == seat:

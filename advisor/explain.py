@@ -116,6 +116,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand_unseen": "Your hand is not in the record: this is the bid for a hand not looked at yet (any"
                        " 13 cards), from the bids and the score alone.",
         "nil_chance": "Nil would make {pct:.0f}% of the time ({points:+.0f} points expected).",
+        "nil_kept_out": "Nil scores more on average here ({points:+.0f} points, game won {win:.0f}% of the time),"
+                        " but it makes only {pct:.0f}% of the time: the advice bids nil from about {floor:.0f}%,"
+                        " since a failed nil costs 100 points and often the partner's contract too. Bid nil"
+                        " if you will take that risk.",
         "nil_best": "Your hand is weak enough for nil: it makes {pct:.0f}% of the time.",
         "nil_on_lead": "You lead the first trick, which makes a nil harder; the chance above counts it.",
         "partner_nil": "Partner bid nil, so your bid must carry the team: don't bid nil too.",
@@ -270,6 +274,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "hand_unseen": "Twojej ręki nie ma w zapisie: to deklaracja dla ręki jeszcze nieoglądanej (dowolne"
                        " 13 kart), tylko na podstawie deklaracji i wyniku.",
         "nil_chance": "Zero udałoby się w {pct:.0f}% przypadków ({points:+.0f} pkt oczekiwane).",
+        "nil_kept_out": "Zero daje tu średnio więcej ({points:+.0f} pkt, wygrana partii w {win:.0f}% przypadków),"
+                        " ale udaje się tylko w {pct:.0f}% przypadków: rada zaleca zero od ok. {floor:.0f}%,"
+                        " bo nieudane zero kosztuje 100 pkt, a często także kontrakt partnera. Deklaruj zero,"
+                        " jeśli bierzesz to ryzyko na siebie.",
         "nil_best": "Twoja ręka jest dość słaba na zero: udaje się w {pct:.0f}% przypadków.",
         "nil_on_lead": "Wychodzisz do pierwszej lewy, co utrudnia grę na zero; podana szansa to uwzględnia.",
         "partner_nil": "Partner zadeklarował zero, więc twoja deklaracja musi nieść parę: nie deklaruj też zera.",
@@ -368,7 +376,8 @@ def say(lang: str, key: str, **params) -> str:
             params[word] = counted(lang, round(params[number]), forms)  # as the text shows it
     if "suit" in params and isinstance(params["suit"], int):
         params["suit"] = SUIT_WORDS.get(lang, SUIT_WORDS["en"])(params["suit"])
-    return decimal_commas(lang, table[key].format(**params))
+    text = table[key].format(**params)
+    return decimal_commas(lang, text[:1].upper() + text[1:])  # "Nil is what …" for "{bid} is what …"
 
 
 def decimal_commas(lang: str, text: str) -> str:

@@ -246,6 +246,35 @@ def test_blind_nil_advised_only_when_the_game_needs_the_gamble():
     assert "not advised" in early["explanation"]
 
 
+def test_a_nil_the_chance_floor_keeps_out_is_named_with_its_odds():
+    """A nil that ranks above the advised bid but makes less often than the advice's floor (60%
+    where the counting rules propose it) is not advised; the explanation says what it would bring
+    and why it is not the advice, rather than only "Nil would make 56% of the time"."""
+    rec = HandRecord.from_json({
+        "dealer": "W", "bids": {"W": 2}, "plays": [],
+        "hands": {"N": "5S 9S JH 6D 7D TD JD QD KD 4C 6C 8C TC".split()},
+        "score_before": {"NS": 344, "EW": 377}, "bags_before": {"NS": 4, "EW": 7}})
+    en = bid_json(rec, time_budget=20.0, seed=5)  # every deal solved: the same answer each run
+    pct = 100 * en["nil_probability"]
+    assert en["bid"] != 0 and pct < 60
+    nil = next(c for c in en["candidates"] if c["bid"] == 0)
+    advised = next(c for c in en["candidates"] if c["bid"] == en["bid"])
+    assert nil["win_chance"] > advised["win_chance"]
+    assert (f"Nil scores more on average here ({nil['expected_points']:+.0f} points, game won"
+            f" {100 * nil['win_chance']:.0f}% of the time), but it makes only {pct:.0f}% of the time: the advice"
+            " bids nil from about 60%") in en["explanation"], en["explanation"]
+    assert "Nil would make" not in en["explanation"]
+    pl = bid_json(rec, time_budget=20.0, seed=5, lang="pl")
+    assert f"ale udaje się tylko w {pct:.0f}% przypadków: rada zaleca zero od ok. 60%" in pl["explanation"]
+
+
+def test_texts_start_with_a_capital_where_a_bid_opens_them():
+    from advisor.explain import say
+
+    assert say("en", "bid_rule_level", bid=0, top=1).startswith("Nil is what counting")
+    assert say("pl", "bid_rule_level", bid=0, top=1).startswith("Zero wynika")
+
+
 def test_blind_nil_not_advised_never_compares_a_chance_with_itself():
     from advisor.blind_nil import advise
     from advisor.rules import PRESETS
