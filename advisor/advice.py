@@ -713,8 +713,10 @@ def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int,
     """How often the bid made (a nil) or its team contract made (double dummy), beside the best's;
     beside a partner's nil, whose team contract is the bidder's alone, the bids' expected points
     (``rows``, as from :func:`_bid_judged`)."""
+    if bid == BLIND_NIL:  # its measured odds, given the partner's bid before it (never the hand)
+        return say(lang, "review_bid_blind_nil", pct=100 * blind_nil.odds(view.bids[(view._to_act + 2) & 3]).success)
     if is_nil(bid):
-        return say(lang, "review_bid_nil", pct=100 * model.nil_p) if bid != BLIND_NIL else ""
+        return say(lang, "review_bid_nil", pct=100 * model.nil_p)
     if _partner_nil(view):
         if rows is None:
             return ""

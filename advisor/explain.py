@@ -157,6 +157,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_bid_make_best": "With {bid}, your team's contract makes in about {pct:.0f}% of the simulated"
                                 " deals; with {best}, in {best_pct:.0f}%.",
         "review_bid_nil": "A nil here makes about {pct:.0f}% of the time.",
+        "review_bid_blind_nil": "A blind nil makes about {pct:.0f}% of the time.",
         "review_bid_beside_nil": "Beside partner's nil, {bid} is worth about {points:+.0f} points.",
         "review_bid_beside_nil_best": "Beside partner's nil, {bid} is worth about {points:+.0f} points, {best}"
                                       " {best_points:+.0f}.",
@@ -317,6 +318,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_bid_make_best": "Przy {bid} kontrakt twojej pary wychodzi w ok. {pct:.0f}% symulowanych"
                                 " rozdań; przy {best} w {best_pct:.0f}%.",
         "review_bid_nil": "Zero udaje się tu w ok. {pct:.0f}% przypadków.",
+        "review_bid_blind_nil": "Zero w ciemno udaje się w ok. {pct:.0f}% przypadków.",
         "review_bid_beside_nil": "Przy zerze partnera {bid} daje średnio {points:+.0f} pkt.",
         "review_bid_beside_nil_best": "Przy zerze partnera {bid} daje średnio {points:+.0f} pkt, a {best}"
                                       " {best_points:+.0f} pkt.",

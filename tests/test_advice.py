@@ -954,6 +954,21 @@ def test_a_card_chosen_among_near_ties_says_why_the_top_card_is_not_it():
     assert "scores 0.0" not in exact["explanation"]
 
 
+def test_a_reviewed_blind_nil_says_how_often_a_blind_nil_makes():
+    from advisor import blind_nil
+
+    hands = deal(random.Random(4))
+    rec = HandRecord.from_json({"dealer": "N", "hands": {"N": [str(c) for c in hands[Seat.N]]},
+                                "bids": {"N": "blind_nil", "E": 3, "S": 4, "W": 3},
+                                "score_before": {"NS": 100, "EW": 400}})
+    (bid,) = [d for d in review_json(rec, seat="N")["decisions"] if d["kind"] == "bid"]
+    assert bid["played"] == "blind_nil"
+    pct = 100 * blind_nil.odds(None).success  # N bid first: no partner's bid to go by
+    assert bid["note"].startswith(f"A blind nil makes about {pct:.0f}% of the time."), bid["note"]
+    pl = [d for d in review_json(rec, seat="N", lang="pl")["decisions"] if d["kind"] == "bid"][0]
+    assert pl["note"].startswith(f"Zero w ciemno udaje się w ok. {pct:.0f}% przypadków.")
+
+
 def test_a_card_difference_over_the_same_deals_has_its_standard_error():
     from advisor.search import analyse_play
 
