@@ -319,12 +319,10 @@ def analyse_play_json(state: HandState, *, time_budget: float | None = None, see
             # a tie within the search's noise, settled by the rules of play (best_move), the best
             # card by the figures being another; an exact tie is said below ("equal_card")
             tied = best is not top and top.value - best.value >= 0.05
-            if tied and analysis.team_nil_live:
-                reasons.append(("nil_technique", {"card": str(best.card), "top": str(top.card),
-                                                  "gap": top.points - best.points}))
-            elif tied:  # by the value the cards are ranked by (near the game's end, the win chance)
-                reasons.append(("tied_top", {"card": str(best.card), "top": str(top.card),
-                                             "gap": top.value - best.value}))
+            if tied:  # the gap by the value the cards are ranked by (near the game's end, the win
+                # chance in points): in expected points alone the chosen card may even be ahead
+                reasons.append(("nil_technique" if analysis.team_nil_live else "tied_top",
+                                {"card": str(best.card), "top": str(top.card), "gap": top.value - best.value}))
             second = moves[1]
             other = contrast(view, seat, best, analysis.moves)
             if abs(second.points - best.points) < 0.05 and abs(second.tricks - best.tricks) < 0.05:

@@ -47,14 +47,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "duck": "{card} lets {best} win the trick, though you could beat it.",
         "cannot_beat_low": "Nothing you can play beats {best}: {card} is your lowest card.",
         "cannot_beat": "Nothing you can play beats {best}: you shed {card}.",
-        "contrast_win": "Taking the trick with {card} instead is worth {gap:.0f} points less.",
-        "contrast_duck": "Letting the trick go with {card} instead is worth {gap:.0f} points less.",
+        "contrast_win": "Taking the trick with {card} instead is worth {gap:.0f} {gap_word} less.",
+        "contrast_duck": "Letting the trick go with {card} instead is worth {gap:.0f} {gap_word} less.",
         "spades_unbroken": "Spades are not broken, so you cannot lead a spade yet.",
         "cover_partner_nil": "Partner bid nil: cover them — take the tricks partner might be forced to win"
                              " (nil survives {pct:.0f}% after {card}).",
         "own_nil": "You bid nil: stay under the winning card (nil survives {pct:.0f}% after {card}).",
         "nil_technique": "{card} follows nil technique (duck, shed high cards, cover): the simulation"
-                         " puts it only {gap:.0f} points below {top}, and it sees every card, so it"
+                         " puts it only {gap:.0f} {gap_word} below {top}, and it sees every card, so it"
                          " underrates the danger to a nil.",
         "tied_top": "{top} scores {gap:.1f} points more in the simulation, too little to tell them apart:"
                     " among cards this close, {card} is the one good play picks.",
@@ -83,7 +83,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "bid_best": "Bid {bid}: about {points:+.0f} points expected; your team takes {tricks:.1f} tricks"
                     " on average over {samples} simulated deals ({solved} of them solved exactly).",
         "bid_rule": "{bid} is what counting the hand's tricks says (aces, guarded kings, spades,"
-                    " ruffs, the nil rules); the simulation puts it only {gap:.0f} points below {top},"
+                    " ruffs, the nil rules); the simulation puts it only {gap:.0f} {gap_word} below {top},"
                     " and it plays every deal with all cards in view.",
         "bid_rule_level": "{bid} is what counting the hand's tricks says (aces, guarded kings, spades,"
                           " ruffs, the nil rules), and with the chance to win the game counted the"
@@ -339,6 +339,7 @@ COUNTED = {
     ("decisions_word", "mistakes"): {"en": ("costly decision", "costly decisions"),
                                      "pl": ("kosztowna decyzja", "kosztowne decyzje", "kosztownych decyzji")},
     ("points_word", "lost"): {"en": ("point", "points"), "pl": ("pkt", "pkt", "pkt")},
+    ("gap_word", "gap"): {"en": ("point", "points"), "pl": ("pkt", "pkt", "pkt")},  # "only 1 point below"
     ("bags_word", "bags"): {"en": ("bag", "bags"), "pl": ("worek", "worki", "worków")},
     # the verb after the bags still to come ("1 more costs", "jeszcze 2 kosztują")
     ("cost_word", "left"): {"en": ("costs", "cost"), "pl": ("kosztuje", "kosztują", "kosztuje")},

@@ -275,6 +275,14 @@ def test_texts_start_with_a_capital_where_a_bid_opens_them():
     assert say("pl", "bid_rule_level", bid=0, top=1).startswith("Zero wynika")
 
 
+def test_a_gap_of_one_point_is_one_point():
+    from advisor.explain import say
+
+    assert say("en", "contrast_win", card="QH", gap=0.8).endswith("worth 1 point less.")
+    assert say("en", "contrast_duck", card="QH", gap=12.0).endswith("worth 12 points less.")
+    assert "only 1 point below 2H" in say("en", "nil_technique", card="KH", top="2H", gap=1.2)
+
+
 def test_blind_nil_not_advised_never_compares_a_chance_with_itself():
     from advisor.blind_nil import advise
     from advisor.rules import PRESETS
