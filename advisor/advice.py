@@ -146,9 +146,13 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         if not take_blind:  # "4% instead of 4%" says nothing: the rounded chances as the text shows them
             same = round(100 * verdict.win_blind) == round(100 * verdict.win_look)
             blind_key = "blind_nil_no_gain" if same else "blind_nil_no"
+        if pbid is not None and blind_key != "blind_nil_too_late":
+            blind_key += "_said"  # the sentence above gave the chance that a blind nil makes
         take_blind = take_blind and not cards_seen
-        reasons.append((blind_key, {"behind": verdict.behind, "pct": 100 * blind_p,
-                                    "blind": 100 * verdict.win_blind, "look": 100 * verdict.win_look}))
+        blind, look = percent_pair(verdict.win_blind, verdict.win_look)
+        if blind_key.startswith("blind_nil_no_gain"):
+            look = f"{100 * verdict.win_look:.0f}"  # "about 4% either way"
+        reasons.append((blind_key, {"behind": verdict.behind, "pct": 100 * blind_p, "blind": blind, "look": look}))
         rows.append({"bid": "blind_nil", "expected_points": round(verdict.expected_points, 1),
                      "win_chance": round(verdict.win_blind, 4)})
     model = bid_samples(state, time_budget=budget, rng=rng, hide_hand=known == 0)
@@ -687,6 +691,17 @@ def _bid_judged(view: HandState, model: BidModel, bid: int) -> tuple[dict, int, 
     return rows, best, max(0.0, worth[best] - worth[bid])
 
 
+def percent_pair(a: float, b: float) -> tuple[str, str]:
+    """Two chances as percentages for a text that sets them side by side: whole ones, or with a
+    decimal where whole ones would read alike ("from 4% to 4%").
+
+    >>> percent_pair(0.1362, 0.1139), percent_pair(0.0412, 0.0438)
+    (('14', '11'), ('4.1', '4.4'))
+    """
+    digits = 0 if round(100 * a) != round(100 * b) else 1
+    return f"{100 * a:.{digits}f}", f"{100 * b:.{digits}f}"
+
+
 def _for_the_game(lang: str, rows: dict[int, tuple[float, float]], bid: int, best: int) -> str:
     """Where the better bid expects fewer points than the bid made, the game decided it (near the
     end a bid is judged by the chance to win the game): the two chances, in words.
@@ -700,9 +715,7 @@ def _for_the_game(lang: str, rows: dict[int, tuple[float, float]], bid: int, bes
     """
     if best == bid or bid not in rows or rows[best][0] >= rows[bid][0]:
         return ""
-    chances = [100 * rows[best][1], 100 * rows[bid][1]]
-    digits = 0 if round(chances[0]) != round(chances[1]) else 1  # "12% ..., 11%", or "11.6% ..., 11.4%"
-    best_win, win = (f"{c:.{digits}f}" for c in chances)
+    best_win, win = percent_pair(rows[best][1], rows[bid][1])
     return say(lang, "review_bid_for_game", bid=bid, best=best, best_win=best_win, win=win)
 
 

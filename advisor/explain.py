@@ -125,16 +125,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "partner_nil": "Partner bid nil, so your bid must carry the team: don't bid nil too.",
         "blind_nil_yes": "Blind nil: yes. Your team trails by {behind}; blind nil makes only about"
                          " {pct:.0f}% of the time, but it raises your chance to win the game from"
-                         " {look:.0f}% to {blind:.0f}%. Decide before you look at your cards.",
+                         " {look}% to {blind}%. Decide before you look at your cards.",
         "blind_nil_no": "Blind nil is allowed (trailing by {behind}) but not advised: it makes about"
-                        " {pct:.0f}% of the time, and your chance to win the game would be {blind:.0f}%"
-                        " instead of {look:.0f}%.",
+                        " {pct:.0f}% of the time, and your chance to win the game would be {blind}%"
+                        " instead of {look}%.",
         "blind_nil_no_gain": "Blind nil is allowed (trailing by {behind}) but not advised: it makes about"
                              " {pct:.0f}% of the time and would not raise your chance to win the game"
-                             " (about {look:.0f}% either way).",
+                             " (about {look}% either way).",
+        # the same, after a sentence that gave the blind nil's chance beside the partner's bid
+        "blind_nil_yes_said": "Blind nil: yes. Your team trails by {behind}, and it raises your chance to win"
+                              " the game from {look}% to {blind}%. Decide before you look at your cards.",
+        "blind_nil_no_said": "Blind nil is allowed (trailing by {behind}) but not advised: your chance to win"
+                             " the game would be {blind}% instead of {look}%.",
+        "blind_nil_no_gain_said": "Blind nil is allowed (trailing by {behind}) but not advised: it would not"
+                                  " raise your chance to win the game (about {look}% either way).",
         "blind_nil_decide": "Decide on blind nil before looking at your cards.",
         "blind_nil_too_late": "Trailing by {behind}, blind nil would have been worth it before looking at the"
-                              " cards (game won {blind:.0f}% of the time against {look:.0f}%); with the cards"
+                              " cards (game won {blind}% of the time against {look}%); with the cards"
                               " seen it can no longer be bid.",
         "blind_nil_looked": "If you have already looked at your cards, blind nil is no longer yours to bid:"
                             " then bid {bid} (game won {pct:.0f}% of the time).",
@@ -203,14 +210,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "duck": "{card} oddaje lewę ({best} wygrywa), choć możesz ją pobić.",
         "cannot_beat_low": "Nic, czym możesz zagrać, nie pobije {best}: {card} to twoja najniższa karta.",
         "cannot_beat": "Nic, czym możesz zagrać, nie pobije {best}: pozbywasz się {card}.",
-        "contrast_win": "Wzięcie lewy kartą {card} byłoby warte o {gap:.0f} pkt mniej.",
-        "contrast_duck": "Oddanie lewy kartą {card} byłoby warte o {gap:.0f} pkt mniej.",
+        "contrast_win": "Wzięcie lewy kartą {card} byłoby warte o {gap:.0f} {gap_word} mniej.",
+        "contrast_duck": "Oddanie lewy kartą {card} byłoby warte o {gap:.0f} {gap_word} mniej.",
         "spades_unbroken": "Piki nie są jeszcze rozbite, więc nie możesz wyjść w pika.",
         "cover_partner_nil": "Partner zadeklarował zero: osłaniaj go — bierz lewy, które partner mógłby musieć"
                              " wziąć (zero przetrwa w {pct:.0f}% po {card}).",
         "own_nil": "Zadeklarowałeś zero: zagrywaj pod najwyższą kartę (zero przetrwa w {pct:.0f}% po {card}).",
         "nil_technique": "{card} to zagranie zgodne z techniką gry na zero (podkładanie, pozbywanie się"
-                         " wysokich kart, osłona): symulacja ocenia ją tylko {gap:.0f} pkt niżej niż"
+                         " wysokich kart, osłona): symulacja ocenia ją tylko {gap:.0f} {gap_word} niżej niż"
                          " {top}, a widzi wszystkie karty, więc nie docenia zagrożenia dla zera.",
         "tied_top": "{top} wypada w symulacji o {gap:.1f} pkt lepiej, za mało, by je rozróżnić: spośród tak"
                     " bliskich kart dobra gra wybiera {card}.",
@@ -241,7 +248,7 @@ TEXTS: dict[str, dict[str, str]] = {
                     " {tricks:.1f} lewy w {samples} symulowanych rozdaniach ({solved} z nich rozwiązanych"
                     " dokładnie).",
         "bid_rule": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
-                    " zasady gry na zero); symulacja ocenia to tylko {gap:.0f} pkt niżej niż {top},"
+                    " zasady gry na zero); symulacja ocenia to tylko {gap:.0f} {gap_word} niżej niż {top},"
                     " a rozgrywa każde rozdanie przy odkrytych kartach.",
         "bid_rule_level": "{bid} wynika z policzenia lew w ręce (asy, kryte króle, piki, przebitki,"
                           " zasady gry na zero), a licząc szanse na wygranie partii symulacja ocenia to"
@@ -283,17 +290,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "nil_on_lead": "Wychodzisz do pierwszej lewy, co utrudnia grę na zero; podana szansa to uwzględnia.",
         "partner_nil": "Partner zadeklarował zero, więc twoja deklaracja musi nieść parę: nie deklaruj też zera.",
         "blind_nil_yes": "Zero w ciemno: tak. Twoja para przegrywa o {behind}; zero w ciemno udaje się tylko w ok."
-                         " {pct:.0f}% przypadków, ale podnosi szansę na wygranie gry z {look:.0f}% do"
-                         " {blind:.0f}%. Zdecyduj, zanim spojrzysz w karty.",
+                         " {pct:.0f}% przypadków, ale podnosi szansę na wygranie gry z {look}% do"
+                         " {blind}%. Zdecyduj, zanim spojrzysz w karty.",
         "blind_nil_no": "Zero w ciemno jest dozwolone (strata {behind}), ale niezalecane: udaje się w ok."
-                        " {pct:.0f}% przypadków, a szansa na wygranie gry wyniosłaby {blind:.0f}% zamiast"
-                        " {look:.0f}%.",
+                        " {pct:.0f}% przypadków, a szansa na wygranie gry wyniosłaby {blind}% zamiast"
+                        " {look}%.",
         "blind_nil_no_gain": "Zero w ciemno jest dozwolone (strata {behind}), ale niezalecane: udaje się w ok."
-                             " {pct:.0f}% przypadków i nie podniesie szansy na wygranie gry (ok. {look:.0f}%"
+                             " {pct:.0f}% przypadków i nie podniesie szansy na wygranie gry (ok. {look}%"
                              " tak czy inaczej).",
+        "blind_nil_yes_said": "Zero w ciemno: tak. Twoja para przegrywa o {behind}, a ono podnosi szansę na"
+                              " wygranie gry z {look}% do {blind}%. Zdecyduj, zanim spojrzysz w karty.",
+        "blind_nil_no_said": "Zero w ciemno jest dozwolone (strata {behind}), ale niezalecane: szansa na"
+                             " wygranie gry wyniosłaby {blind}% zamiast {look}%.",
+        "blind_nil_no_gain_said": "Zero w ciemno jest dozwolone (strata {behind}), ale niezalecane: nie podniesie"
+                                  " szansy na wygranie gry (ok. {look}% tak czy inaczej).",
         "blind_nil_decide": "O zerze w ciemno zdecyduj, zanim spojrzysz w karty.",
         "blind_nil_too_late": "Przy stracie {behind} zero w ciemno opłacałoby się przed spojrzeniem w karty"
-                              " (wygrana partii w {blind:.0f}% przypadków zamiast {look:.0f}%); po odkryciu"
+                              " (wygrana partii w {blind}% przypadków zamiast {look}%); po odkryciu"
                               " kart jest już na nie za późno.",
         "blind_nil_looked": "Jeśli twoje karty są już odkryte, zera w ciemno zadeklarować nie można: zgłoś wtedy"
                             " {bid} (wygrana partii w {pct:.0f}% przypadków).",

@@ -275,6 +275,24 @@ def test_texts_start_with_a_capital_where_a_bid_opens_them():
     assert say("pl", "bid_rule_level", bid=0, top=1).startswith("Zero wynika")
 
 
+def test_blind_nil_after_the_partners_bid_gives_its_chance_once_and_chances_that_differ():
+    import re
+
+    def explanation(ns, ew):
+        rec = HandRecord.from_json({"dealer": "S", "bids": {"S": 3, "W": 4, "N": 1}, "plays": [],
+                                    "score_before": {"NS": ns, "EW": ew}})
+        return bid_json(rec, time_budget=0.2, seed=1)["explanation"]
+
+    # E trails by 212 with partner W's 4 as cover: the chance that a blind nil makes comes once
+    text = explanation(300, 88)
+    assert "with that cover a blind nil makes about" in text and "makes only about" not in text, text
+    assert text.count("Blind nil: yes.") == 1
+    # trailing by 350 the game chance moves by less than a point: shown with a decimal, not "4% to 4%"
+    text = explanation(450, 100)
+    low, high = re.search(r"from (\d+\.\d)% to (\d+\.\d)%", text).groups()
+    assert float(low) < float(high), text
+
+
 def test_a_gap_of_one_point_is_one_point():
     from advisor.explain import say
 
