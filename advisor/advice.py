@@ -239,7 +239,8 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
             reasons.append(("nil_chance", {"pct": 100 * nil_p, "points": nil_row["expected_points"]}))
         if (recommend == 0 or nil_p >= 0.2) and int(state.first) == seat:
             reasons.append(("nil_on_lead", {}))  # the chance counts it (bidmodel's lead term)
-        _bag_reason(state, team, reasons, bidding=True)
+        if recommend != 0:  # "the bid is not raised to dodge them" is about a contract, not a nil
+            _bag_reason(state, team, reasons, bidding=True)
     elif known:
         # Blind nil is chosen from the score alone, before looking; a player whose cards are in
         # the record may already have looked, and then the bid for the hand is what counts.

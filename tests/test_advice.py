@@ -293,6 +293,18 @@ def test_blind_nil_after_the_partners_bid_gives_its_chance_once_and_chances_that
     assert float(low) < float(high), text
 
 
+def test_the_bags_line_of_a_bid_is_about_a_contract_not_a_nil():
+    def advice(hand):
+        rec = HandRecord.from_json({"dealer": "N", "hands": {"E": hand.split()}, "bids": {"N": 3}, "plays": [],
+                                    "bags_before": {"NS": 0, "EW": 9}})
+        return bid_json(rec, time_budget=20.0, seed=1)
+
+    strong = advice("AS KS QS 4H AH 8H AD KD 9D 2C 4C 6C 9C")
+    assert strong["bid"] >= 4 and "the bid is not raised to dodge them" in strong["explanation"]
+    nil = advice("2S 3S 4H 6H 8H 3D 5D 7D 9D 2C 4C 6C 9C")  # a nil at 9 bags: nothing to raise
+    assert nil["bid"] == 0 and "bags" not in nil["explanation"], nil["explanation"]
+
+
 def test_a_gap_of_one_point_is_one_point():
     from advisor.explain import say
 
