@@ -722,9 +722,9 @@ def _for_the_game(lang: str, rows: dict[int, tuple[float, float]], bid: int, bes
 
 def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int,
               rows: dict[int, tuple[float, float]] | None = None) -> str:
-    """How often the bid made (a nil) or its team contract made (double dummy), beside the best's;
-    beside a partner's nil, whose team contract is the bidder's alone, the bids' expected points
-    (``rows``, as from :func:`_bid_judged`)."""
+    """How often the bid made (a nil; a blind nil by its measured odds) or its team contract made
+    (double dummy), beside the best's; beside a partner's nil, whose team contract is the bidder's
+    alone, the bids' expected points (``rows``, as from :func:`_bid_judged`)."""
     if bid == BLIND_NIL:  # its measured odds, given the partner's bid before it (never the hand)
         return say(lang, "review_bid_blind_nil", pct=100 * blind_nil.odds(view.bids[(view._to_act + 2) & 3]).success)
     if is_nil(bid):
