@@ -705,19 +705,17 @@ def percent_pair(a: float, b: float) -> tuple[str, str]:
 
 def _for_the_game(lang: str, rows: dict[int, tuple[float, float]], bid: int, best: int) -> str:
     """Where the better bid expects fewer points than the bid made, the game decided it (near the
-    end a bid is judged by the chance to win the game): the two chances, in words.
+    end a bid is judged by the chance to win the game): the two chances, in the words of the bid
+    advice's own line for it ("bid_game_end").
 
     >>> _for_the_game("en", {1: (24.8, 0.1139), 0: (6.5, 0.1362)}, 1, 0)
-    'At this score winning the game counts more than the points: nil wins it 14% of the time, 1 11%.'
-    >>> _for_the_game("en", {1: (24.8, 0.1121), 0: (6.5, 0.1149)}, 1, 0)[-39:]  # close: a decimal more
-    'nil wins it 11.5% of the time, 1 11.2%.'
+    'With this score the game is what counts: nil wins it 13.6% of the time, 1 (more points on average) 11.4%.'
     >>> _for_the_game("en", {3: (30.0, 0.52), 4: (35.0, 0.55)}, 3, 4)
     ''
     """
     if best == bid or bid not in rows or rows[best][0] >= rows[bid][0]:
         return ""
-    best_win, win = percent_pair(rows[best][1], rows[bid][1])
-    return say(lang, "review_bid_for_game", bid=bid, best=best, best_win=best_win, win=win)
+    return say(lang, "bid_game_end", bid=best, pct=100 * rows[best][1], other=bid, other_pct=100 * rows[bid][1])
 
 
 def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int,

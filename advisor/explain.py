@@ -168,8 +168,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_bid_beside_nil": "Beside partner's nil, {bid} is worth about {points:+.0f} points.",
         "review_bid_beside_nil_best": "Beside partner's nil, {bid} is worth about {points:+.0f} points, {best}"
                                       " {best_points:+.0f}.",
-        "review_bid_for_game": "At this score winning the game counts more than the points: {best} wins it"
-                               " {best_win}% of the time, {bid} {win}%.",
         "review_nil": "{seat}'s nil makes about {pct:.0f}% of the time after {card}, {best_pct:.0f}% after {best}.",
     },
     "pl": {
@@ -335,8 +333,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "review_bid_beside_nil": "Przy zerze partnera {bid} daje średnio {points:+.0f} pkt.",
         "review_bid_beside_nil_best": "Przy zerze partnera {bid} daje średnio {points:+.0f} pkt, a {best}"
                                       " {best_points:+.0f} pkt.",
-        "review_bid_for_game": "Przy tym wyniku wygrana partii liczy się bardziej niż punkty: {best} wygrywa ją"
-                               " w {best_win}% przypadków, {bid} w {win}%.",
         "review_nil": "Zero gracza {seat} udaje się po {card} w ok. {pct:.0f}% przypadków, po {best} w {best_pct:.0f}%.",
     },
 }
@@ -384,7 +380,7 @@ def say(lang: str, key: str, **params) -> str:
     ('Partner bid nil.', 'Partner zadeklarował zero.', 'Partner bid 3.')
     """
     table = TEXTS.get(lang, TEXTS["en"])
-    for name in ("bid", "best"):  # a bid of 0 (never a card, which is a string)
+    for name in ("bid", "best", "other"):  # a bid of 0 (never a card, which is a string)
         if type(params.get(name)) is int and params[name] == 0:
             params[name] = NIL_WORD.get(lang, NIL_WORD["en"])
     for (word, number), forms in COUNTED.items():

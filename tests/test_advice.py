@@ -273,6 +273,9 @@ def test_texts_start_with_a_capital_where_a_bid_opens_them():
 
     assert say("en", "bid_rule_level", bid=0, top=1).startswith("Nil is what counting")
     assert say("pl", "bid_rule_level", bid=0, top=1).startswith("Zero wynika")
+    # a nil as the other bid of the game-chance line is named too, not "0"
+    assert "3 wins it 52.0% of the time, nil (more points on average) 44.0%" in say(
+        "en", "bid_game_end", bid=3, pct=52.0, other=0, other_pct=44.0)
 
 
 def test_blind_nil_after_the_partners_bid_gives_its_chance_once_and_chances_that_differ():
@@ -437,6 +440,16 @@ def test_choose_action_is_legal_for_views_of_both_presets():
                     st.play(c)
                 if len(st.plays) > 12:
                     break
+
+
+def _match_hand(line: int) -> dict:
+    """The record of the ``line``-th hand (from 1) of the fifteenth 500-game run's committed hands."""
+    import gzip
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks/matches/pimc-heuristic-seed11-r15-hands.jsonl.gz"
+    with gzip.open(path, "rt") as f:
+        return json.loads([next(f) for _ in range(line)][-1])["record"]
 
 
 def _random_hand(seed: int, bids: tuple) -> HandRecord:
@@ -970,14 +983,9 @@ def test_a_card_chosen_among_near_ties_says_why_the_top_card_is_not_it():
     """The advice plays the rule-based player's card among cards within TIE_POINTS of the best: the
     explanation says the top card's edge is too small to count, instead of calling it "the next
     best" with more tricks; an exact tie is "just as good", never "0.0 points more"."""
-    import gzip
-    from pathlib import Path
-
     from advisor.advice import analyse_play_json
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks/matches/pimc-heuristic-seed11-r15-hands.jsonl.gz"
-    with gzip.open(path, "rt") as f:
-        record = json.loads([next(f) for _ in range(22)][-1])["record"]
+    record = _match_hand(22)
     # S to play at trick 10 with its contract made: JD (a discard) or a spade to trump clubs
     state = replay(HandRecord.from_json({**record, "plays": record["plays"][:38], "hands": {"S": record["hands"]["S"]}}))
     near = analyse_play_json(state, time_budget=5.0, seed=6)
@@ -1055,16 +1063,13 @@ def test_a_review_marks_a_card_only_where_its_loss_stands_clear_of_the_sampling(
 def test_the_readmes_review_example_is_what_piki_review_prints(tmp_path, capsys):
     """README.md shows `piki review` of a committed match hand: without a time budget the review
     is the same on every run, so the example must be its output to the letter."""
-    import gzip
     from pathlib import Path
 
     from api.cli import main
 
     root = Path(__file__).resolve().parents[1]
-    with gzip.open(root / "benchmarks/matches/pimc-heuristic-seed11-r15-hands.jsonl.gz", "rt") as f:
-        line = [next(f) for _ in range(5)][-1]
     path = tmp_path / "hand.json"
-    path.write_text(json.dumps(json.loads(line)["record"]))
+    path.write_text(json.dumps(_match_hand(5)))
     assert main(["review", str(path), "--seat", "S"]) == 0
     printed = capsys.readouterr().out
     readme = (root / "README.md").read_text()
