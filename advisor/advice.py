@@ -142,16 +142,17 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         if pbid is not None:
             reasons.append(("blind_nil_after_nil" if is_nil(pbid) else "blind_nil_after_bid",
                             {"bid": bid_to_json(pbid), "pct": 100 * blind_p}))
-        blind_key = "blind_nil_too_late" if cards_seen else "blind_nil_yes"
-        if not take_blind:  # "4% instead of 4%" says nothing: the rounded chances as the text shows them
-            same = round(100 * verdict.win_blind) == round(100 * verdict.win_look)
-            blind_key = "blind_nil_no_gain" if same else "blind_nil_no"
+        # not advised, and the two chances read alike as whole percentages: "4% instead of 4%"
+        # says nothing, "about 4% either way" does
+        no_gain = not take_blind and round(100 * verdict.win_blind) == round(100 * verdict.win_look)
+        blind_key = ("blind_nil_no_gain" if no_gain else "blind_nil_no") if not take_blind else \
+            "blind_nil_too_late" if cards_seen else "blind_nil_yes"
         if pbid is not None and blind_key != "blind_nil_too_late":
             blind_key += "_said"  # the sentence above gave the chance that a blind nil makes
         take_blind = take_blind and not cards_seen
         blind, look = percent_pair(verdict.win_blind, verdict.win_look)
-        if blind_key.startswith("blind_nil_no_gain"):
-            look = f"{100 * verdict.win_look:.0f}"  # "about 4% either way"
+        if no_gain:
+            look = f"{100 * verdict.win_look:.0f}"
         reasons.append((blind_key, {"behind": verdict.behind, "pct": 100 * blind_p, "blind": blind, "look": look}))
         rows.append({"bid": "blind_nil", "expected_points": round(verdict.expected_points, 1),
                      "win_chance": round(verdict.win_blind, 4)})
