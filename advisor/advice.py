@@ -720,7 +720,7 @@ def _for_the_game(lang: str, rows: dict[int, tuple[float, float]], bid: int, bes
 
 
 def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int,
-              rows: dict[int, tuple[float, float]] | None = None) -> str:
+              rows: dict[int, tuple[float, float]]) -> str:
     """How often the bid made (a nil; a blind nil by its measured odds) or its team contract made
     (double dummy), beside the best's; beside a partner's nil, whose team contract is the bidder's
     alone, the bids' expected points (``rows``, as from :func:`_bid_judged`)."""
@@ -729,8 +729,6 @@ def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int,
     if is_nil(bid):
         return say(lang, "review_bid_nil", pct=100 * model.nil_p)
     if _partner_nil(view):
-        if rows is None:
-            return ""
         if best == bid or is_nil(best):
             return say(lang, "review_bid_beside_nil", bid=bid, points=rows[bid][0])
         return say(lang, "review_bid_beside_nil_best", bid=bid, points=rows[bid][0], best=best,

@@ -939,7 +939,7 @@ def test_a_nil_hand_on_lead_is_told_that_the_lead_counts():
 def test_a_review_whose_better_bid_was_nil_says_so_in_words_and_how_often_it_makes():
     """The review's text names a nil "nil" / "zero" (0 in JSON), and where the better bid was a nil,
     the note beside the bid says how often that nil would have made."""
-    from advisor.advice import _bid_note
+    from advisor.advice import _bid_judged, _bid_note
     from advisor.bids import NIL
     from advisor.search import bid_samples
     from api.text import render_review
@@ -948,11 +948,12 @@ def test_a_review_whose_better_bid_was_nil_says_so_in_words_and_how_often_it_mak
     rec = HandRecord.from_json({"dealer": "N", "hands": {"N": [str(c) for c in hands[Seat.N]]}})
     view = seat_view(replay(rec), Seat.N)
     model = bid_samples(view, time_budget=0.2, max_samples=16, rng=random.Random(1))
+    rows = _bid_judged(view, model, 3)[0]
     for lang, nil_words in (("en", "A nil here makes about {:.0f}%"), ("pl", "Zero udaje się tu w ok. {:.0f}%")):
-        note = _bid_note(lang, view, model, 3, NIL)
+        note = _bid_note(lang, view, model, 3, NIL, rows)
         assert nil_words.format(100 * model.nil_p) in note, note
         assert "3" in note.split(".")[0]  # the bid's own contract first
-    assert "nil" not in _bid_note("en", view, model, 3, 4).lower()
+    assert "nil" not in _bid_note("en", view, model, 3, 4, rows).lower()
     decision = {"kind": "bid", "index": 0, "seat": "N", "played": 2, "best": 0, "cost": 12.0, "mark": "?",
                 "note": "n"}
     text = render_review({"decisions": [decision], "summary": ""}, "en")
