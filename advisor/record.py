@@ -20,7 +20,7 @@ from .cards import (
     parse_seat, sort_for_display,
 )
 from .refusals import refusal_text
-from .rules import Rules, RulesError
+from .rules import MAX_POINTS, Rules, RulesError
 from .state import HandState, IllegalEvent, Phase
 
 FORMAT = "piki-hand/1"
@@ -206,6 +206,8 @@ def _team_numbers(value: Any, what: str) -> tuple[int, int]:
             raise RecordError(f"{what}: unknown team {key!r} (expected NS or EW)")
         if isinstance(v, bool) or not isinstance(v, int):
             raise RecordError(f"{what}.{key} must be an integer, got {v!r}")
+        if abs(v) > MAX_POINTS:
+            raise RecordError(f"{what}.{key} must be between {-MAX_POINTS} and {MAX_POINTS}, got {v}")
         out[0 if key == "NS" else 1] = v
     return (out[0], out[1])
 

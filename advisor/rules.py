@@ -120,9 +120,16 @@ def _enum(enum_cls):
     return parse
 
 
+# Points, targets and counts in a record or rules object stay within this many either way: far
+# beyond any game, and small enough for the search's 64-bit arithmetic.
+MAX_POINTS = 1_000_000
+
+
 def _int(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(f"rules field {key!r} must be an integer, got {value!r}")
+    if abs(value) > MAX_POINTS:
+        raise RulesError(f"rules field {key!r} must be between {-MAX_POINTS} and {MAX_POINTS}, got {value}")
     return value
 
 

@@ -89,6 +89,8 @@ def run_record_command(
                 answer, code = {"error": e.reason_in(lang)}, 0
             except (RecordError, ValueError) as e:
                 answer, code = {"error": words(e, lang)}, 0
+            except Exception as e:  # a bug: this line is answered, exit status 3, the rest go on
+                answer, code = {"error": f"internal error: {type(e).__name__}: {e}"}, 3
             status = max(status, code)
             sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
             sys.stdout.flush()

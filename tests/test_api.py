@@ -116,6 +116,14 @@ def test_malformed_records_are_422_with_a_reason(client, body, words):
         assert_error(client.post(path, json=body), 422, *words)
 
 
+def test_numbers_beyond_any_game_are_422_also_for_advice(client):
+    # a score of 1e20 once reached the advice's 64-bit arithmetic: a 500
+    for body, words in (({"dealer": "N", "score_before": {"EW": -10**20}}, ["score_before.EW", "between"]),
+                        ({"dealer": "N", "rules": {"preset": "piki", "win_at": 10**20}}, ["win_at", "between"])):
+        for path in ("/v1/state", "/v1/advice/bid", "/v1/advice/play", "/v1/review"):
+            assert_error(client.post(path, json=body), 422, *words)
+
+
 def test_bad_json_and_wrong_types_are_422(client):
     assert_error(client.post("/v1/state", content=b'{"dealer": ', headers={
         "content-type": "application/json"}), 422, "JSON")

@@ -88,6 +88,19 @@ def test_malformed_record(tmp_path, command, name, content, words):
     assert line.startswith("piki: ")
 
 
+@pytest.mark.parametrize("command", ["state", "check", "bid", "play", "review"])
+@pytest.mark.parametrize("field,team,value", [("score_before", "NS", 10**20), ("score_before", "EW", -10**20),
+                                              ("bags_before", "NS", 10**7)])
+def test_numbers_beyond_any_game_are_malformed(tmp_path, command, field, team, value):
+    # a score of 1e20 once reached the advice's 64-bit arithmetic: an internal error (exit 3)
+    path = write(tmp_path, record(**{field: {team: value}}))
+    assert_malformed(piki(command, path, "--json"), f"{field}.{team} must be between -1000000 and 1000000")
+    out = piki(command, "-", stdin=json.dumps(record(**{field: {team: value}})) + "\n" + json.dumps(record()) + "\n")
+    first, second = out.stdout.splitlines()  # the line after it is answered too
+    assert "must be between -1000000 and 1000000" in json.loads(first)["error"]
+    assert json.loads(second)
+
+
 @pytest.mark.parametrize("content,words", [
     (record(plays=["5H", "1H"]), "plays[1]: nieznana karta '1H'"),
     (record(dealer="X"), "dealer: nieznane miejsce 'X' (N, E, S albo W)"),
@@ -304,3 +317,21 @@ def test_a_bad_vision_setting_is_named_not_a_traceback(command, name, value, wor
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip() == f"piki: {name} must be a whole number {words}"
     assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_a_line_that_hits_a_bug_is_answered_and_the_rest_go_on(monkeypatch, capsys):
+    import io
+
+    from api.cli import run_record_command
+
+    def handler(rec, **options):
+        if rec.dealer.name == "E":
+            raise OverflowError("int too large")
+        return {"dealer": rec.dealer.name}, 0
+
+    lines = [json.dumps(record(dealer=d)) for d in "NES"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    status = run_record_command(handler, "-", True, str)
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert out == [{"dealer": "N"}, {"error": "internal error: OverflowError: int too large"}, {"dealer": "S"}]
+    assert status == 3
