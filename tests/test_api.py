@@ -117,7 +117,7 @@ def test_malformed_records_are_422_with_a_reason(client, body, words):
 
 
 def test_numbers_beyond_any_game_are_422_also_for_advice(client):
-    # a score of 1e20 once reached the advice's 64-bit arithmetic: a 500
+    # a score of 1e20 once reached the advice's 64-bit arithmetic: 503, the advice worker failed
     for body, words in (({"dealer": "N", "score_before": {"EW": -10**20}}, ["score_before.EW", "between"]),
                         ({"dealer": "N", "rules": {"preset": "piki", "win_at": 10**20}}, ["win_at", "between"])):
         for path in ("/v1/state", "/v1/advice/bid", "/v1/advice/play", "/v1/review"):
