@@ -10,6 +10,7 @@ import sys
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -334,3 +335,14 @@ def test_a_line_that_hits_a_bug_is_answered_and_the_rest_go_on(monkeypatch, caps
     out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert out == [{"dealer": "N"}, {"error": "internal error: OverflowError: int too large"}, {"dealer": "S"}]
     assert status == 3
+
+
+def test_an_image_opencv_cannot_decode_gets_one_line(tmp_path):
+    # a TIFF of 32-bit float samples: OpenCV's decoder used to print a warning of its own first
+    from PIL import Image
+
+    path = tmp_path / "float.tiff"
+    Image.fromarray(np.linspace(0, 1, 100 * 100, dtype=np.float32).reshape(100, 100)).save(path)
+    proc = piki("scan", str(path))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [f"piki scan: {path} is not a readable image (corrupt file or unsupported format)"]

@@ -9,6 +9,10 @@ import numpy as np
 
 from .errors import ImageError, UnsupportedFormat
 
+# OpenCV's decoders print warnings of their own on stderr (a TIFF of 32-bit float samples: "[ WARN:0]
+# ... OpenCV TIFF: Sorry, can not handle images ..."), beside the one line that names the problem
+cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
 MAX_PIXELS = 50_000_000
 MAX_BYTES = 200 * 1024 * 1024
 MIN_SIDE = 16
