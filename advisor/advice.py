@@ -96,8 +96,13 @@ def _bid_table(state: HandState, model: BidModel) -> list[dict[str, Any]]:
     return rows
 
 
+def _partner_bid(state: HandState):
+    """The bid of the partner of the seat to act, None before it."""
+    return state.bids[(state._to_act + 2) & 3]
+
+
 def _partner_nil(state: HandState) -> bool:
-    pbid = state.bids[(state._to_act + 2) & 3]
+    pbid = _partner_bid(state)
     return pbid is not None and is_nil(pbid)
 
 
@@ -145,8 +150,10 @@ def analyse_bid(state: HandState, *, time_budget: float | None = None, seed: int
         # not advised, and the two chances read alike as whole percentages: "4% instead of 4%"
         # says nothing, "about 4% either way" does
         no_gain = not take_blind and round(100 * verdict.win_blind) == round(100 * verdict.win_look)
-        blind_key = ("blind_nil_no_gain" if no_gain else "blind_nil_no") if not take_blind else \
-            "blind_nil_too_late" if cards_seen else "blind_nil_yes"
+        if take_blind:
+            blind_key = "blind_nil_too_late" if cards_seen else "blind_nil_yes"
+        else:
+            blind_key = "blind_nil_no_gain" if no_gain else "blind_nil_no"
         if pbid is not None and blind_key != "blind_nil_too_late":
             blind_key += "_said"  # the sentence above gave the chance that a blind nil makes
         take_blind = take_blind and not cards_seen
@@ -725,7 +732,7 @@ def _bid_note(lang: str, view: HandState, model: BidModel, bid: int, best: int,
     (double dummy), beside the best's; beside a partner's nil, whose team contract is the bidder's
     alone, the bids' expected points (``rows``, as from :func:`_bid_judged`)."""
     if bid == BLIND_NIL:  # its measured odds, given the partner's bid before it (never the hand)
-        return say(lang, "review_bid_blind_nil", pct=100 * blind_nil.odds(view.bids[(view._to_act + 2) & 3]).success)
+        return say(lang, "review_bid_blind_nil", pct=100 * blind_nil.odds(_partner_bid(view)).success)
     if is_nil(bid):
         return say(lang, "review_bid_nil", pct=100 * model.nil_p)
     if _partner_nil(view):
