@@ -577,6 +577,10 @@ def review_json(record: HandRecord, *, seat: str | None = None, time_budget: flo
             decisions.append(_review_card(state, card, index, per_decision, _decision_rng(seed, "play", index),
                                           hands, lang))
         state.play(card)
+    for d in decisions:
+        # one rule for every reader of the review (the text lists these, the web page names their
+        # better bid): the JSON carries it instead of each re-deriving it
+        d["listed"] = worth_a_line(d)
     by_seat = [{"seat": s.name, **seat_tally(mine), "summary": seat_summary(lang, s.name, mine)}
                for s in seats if (mine := [d for d in decisions if d["seat"] == s.name])]
     summary = [line["summary"] for line in by_seat]
@@ -642,7 +646,7 @@ def worth_a_line(decision: dict) -> bool:
     return bool(decision.get("mark")) or (decision["cost"] >= LISTED_COST and cost_stands_clear(decision))
 
 
-LISTED_COST = 1.0  # points (the web page's review lists bids by the same rule)
+LISTED_COST = 1.0  # points
 
 
 def cost_stands_clear(decision: dict) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.advice import worth_a_line
 from advisor.explain import NIL_WORD, decimal_commas
 from advisor.refusals import headline
 
@@ -130,7 +129,7 @@ def render_play(a: dict[str, Any], lang: str = "en") -> str:
 def render_review(r: dict[str, Any], lang: str = "en") -> str:
     lines = []
     for d in r["decisions"]:
-        if worth_a_line(d):
+        if d["listed"]:
             mark = d.get("mark") or ""
             # the marks are by tricks lost (ben's rule), the cost in points: both are shown, the
             # points with their standard error over the deals judged on where there is one

@@ -479,6 +479,16 @@ def test_review_without_a_budget_is_the_same_every_time():
     assert second == first
     plays = [d for d in first["decisions"] if d["kind"] == "play"]
     assert len(plays) == 13 and sum(d["mark"] != "" for d in plays) >= 2
+    # each decision says whether the review lists it (the text and the web page both read it)
+    from advisor.advice import worth_a_line
+    from api.text import render_review
+
+    assert [d["listed"] for d in first["decisions"]] == [worth_a_line(d) for d in first["decisions"]]
+    listed = [d for d in first["decisions"] if d["listed"]]
+    assert listed and len(listed) < len(first["decisions"])
+    text = render_review(first)
+    assert all(f" {d['played']}, best {d['best']} " in text for d in listed if d["kind"] == "play")
+    assert all(f" {d['played']}, best " not in text for d in first["decisions"] if not d["listed"])
 
 
 def test_only_card_is_not_dressed_up_as_nil_technique():
@@ -823,6 +833,7 @@ def test_bid_advice_gives_each_contract_its_chance_to_make():
 
 
 def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
+    from advisor.advice import worth_a_line
     from api.text import render_review
 
     review = {"summary": "N: 1 costly decision.", "decisions": [
@@ -846,6 +857,8 @@ def test_review_text_names_bids_and_shows_tricks_lost_beside_points():
         {"kind": "play", "index": 44, "label": "trick 12", "seat": "S", "played": "7H", "best": "8H",
          "cost": 3.0, "cost_error": 1.0, "tricks_lost": 0.0, "mark": "", "note": "7H: ..."},
     ]}
+    for d in review["decisions"]:  # as advisor.advice.review_json marks them
+        d["listed"] = worth_a_line(d)
     lines = render_review(review).splitlines()
     assert lines[0] == "   bidding N: bid 2, best 3 (costs 5.5 points)"
     assert lines[2] == "   trick 8 N: played JS, best 2H (costs 0.8 points, 0.4 tricks) ?"

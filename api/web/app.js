@@ -625,10 +625,10 @@ async function runReview() {
     // gets the same review every time
     const rev = await api("POST", "/v1/review", record, { lang, seat });
     status.textContent = "";
-    // a bid with its better one where it is marked or costs a point or more (as `piki review`
-    // lists them: advisor.advice.worth_a_line), else a tick
+    // a bid with its better one where the review lists it (`listed`, as `piki review` does), else
+    // a tick
     const bidNotes = (rev.decisions || []).filter(d => d.kind === "bid").map(d =>
-      `${d.seat}: ${t("bid")} ${bidName(d.played)}` + (d.mark || d.cost >= 1 ? ` → ${t("best", { card: bidName(d.best) })}`
+      `${d.seat}: ${t("bid")} ${bidName(d.played)}` + (d.listed ? ` → ${t("best", { card: bidName(d.best) })}`
         + ` (${t("mistake_cost", { cost: num(d.cost, 1) })}`
         + (d.note ? `: ${d.note}` : "") + ")" + (d.mark ? " " + d.mark : "") : " ✓"));
     // one line a seat, then the bids
