@@ -267,6 +267,13 @@ def test_photo_damage_is_seeded_and_does_what_it_says():
             assert out_grey.mean() < 0.6 * grey.mean()
         else:  # blurred: less fine detail
             assert cv2.Laplacian(out_grey, cv2.CV_64F).var() < 0.5 * sharpness
+    # a black-and-white photo: no colour left, the luma kept
+    from vision.colour import black_and_white
+    from vision.synth.effects import GREY
+
+    mono = photo_damage(GREY, img, 2.0, 7)
+    assert mono.shape == img.shape and black_and_white(mono) and not black_and_white(img)
+    assert np.array_equal(mono[..., 0], grey) and np.array_equal(mono[..., 2], grey)
     with pytest.raises(ValueError, match="unknown photo damage 'fog'"):
         photo_damage("fog", img, 2.0, 7)
 
@@ -872,7 +879,7 @@ def test_piki_scan_gives_its_warnings_in_the_language_asked(tmp_path, capsys):
 def test_a_black_and_white_photo_is_scanned_with_a_warning_about_the_suits(tmp_path, capsys):
     from api.cli import main
 
-    img, _ = render_scene(930_006, list(HELD_OUT), scale=2)
+    img, corners = render_scene(930_006, list(HELD_OUT), scale=2)  # 20 cards, 11 of them red
     colour, grey = tmp_path / "colour.jpg", tmp_path / "grey.jpg"
     cv2.imwrite(str(colour), img)
     cv2.imwrite(str(grey), cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))  # a one-channel JPEG
@@ -882,7 +889,14 @@ def test_a_black_and_white_photo_is_scanned_with_a_warning_about_the_suits(tmp_p
     assert main(["scan", str(grey), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["cards"] and out["black_and_white"] is True
-    assert out["warnings"][0].startswith("a black-and-white image: suits are told apart by their colour")
+    assert out["warnings"][0].startswith("a black-and-white image: the suits are read from the pips' shapes alone")
+    # the black-and-white reader tells the red suits from the black by shape: the grey photo reads
+    # the cards right, red ones too (the colour ensemble alone read 1 of the 11 red cards, and 6
+    # wrong cards: a red card as the black suit of its rank)
+    truth = {c.card for c in corners}
+    read = {c["card"] for c in out["cards"]}
+    assert read <= truth and len(read) >= len(truth) - 2
+    assert len({c for c in read if c[1] in "HD"}) >= 10
     assert main(["scan", str(grey), "--json", "--lang", "pl"]) == 0
     assert json.loads(capsys.readouterr().out)["warnings"][0].startswith("obraz czarno-biały")
 
@@ -972,6 +986,27 @@ def test_a_shipped_member_loaded_back_reads_as_its_file():
     assert (suit.argmax(1) == suit_file.argmax(1)).mean() >= 0.9
     # int8 activations in the file, float here: close, not equal
     assert np.abs(_softmax(rank) - _softmax(rank_file)).max(1).mean() < 0.1
+
+
+def test_the_black_and_white_reader_trains_on_patches_as_a_grey_photo_gives_them():
+    """vision.train's black-and-white reader sees its training patches collapsed to luma after the
+    colour augmentation (to_grey) and is calibrated on grey patches (grey_patches): both must be
+    what the scan's patches of a black-and-white photo are (the photo's luma in every channel)."""
+    from vision.crops import crop_patch, to_tensor
+    from vision.training.classifier import grey_patches, to_grey
+
+    img, corners = render_scene(930_201, list(HELD_OUT))
+    patches = np.stack([crop_patch(img, c.box) for c in corners])
+    mono = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    seen = np.stack([crop_patch(mono, c.box) for c in corners])  # what the scan reads
+    assert np.abs(grey_patches(patches).astype(int) - seen).max() <= 2  # rounding, then the warp
+    x = to_grey(to_tensor(patches))
+    assert x.shape == (len(corners), 3, patches.shape[1], patches.shape[2]) and x.dtype == np.float32
+    assert np.array_equal(x[:, 0], x[:, 2])  # no colour left
+    assert np.abs(x - to_tensor(seen)).max() <= 3 / 255
+    # the red pips and the black ones are apart in colour, not in the grey patches' channels
+    red = [i for i, c in enumerate(corners) if c.card[1] in "HD"]
+    assert red and np.abs(to_tensor(patches)[red, 0] - to_tensor(patches)[red, 2]).max() > 0.3
 
 
 def test_raw_head_decoding_places_a_box_from_its_cell_and_bins():

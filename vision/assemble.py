@@ -111,7 +111,7 @@ def build_result(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF,
            for c in cards]
     out.sort(key=lambda c: (c["zone"] != "hand", c["box"][0], c["box"][1]))
     hand = [c["card"] for c in out if c["zone"] == "hand"]
-    grey = black_and_white and bool(out)  # suits read without their colour: say so
+    grey = black_and_white and bool(out)  # suits read without their colours: say so
     result = {"cards": out, "hand": hand, "table": [c["card"] for c in out if c["zone"] == "table"],
               "warnings": scan_warnings(out, black_and_white=grey)}
     if grey:
@@ -125,16 +125,16 @@ WARNINGS: dict[str, dict[str, str]] = {
         "none": "no cards found: frame the cards so their corner indices are sharp and well lit",
         "uncertain": "{card} uncertain ({confidence}): re-shoot closer",
         "too_many": "{n} cards in the hand zone: a hand holds at most 13",
-        "black_and_white": "a black-and-white image: suits are told apart by their colour too, so check"
-                           " them, or send a colour photo",
+        "black_and_white": "a black-and-white image: the suits are read from the pips' shapes alone, less"
+                           " surely than with their colours, so check them, or send a colour photo",
     },
     "pl": {
         "none": "nie znaleziono kart: ustaw karty tak, żeby ich narożne oznaczenia były ostre i dobrze"
                 " oświetlone",
         "uncertain": "{card} niepewna ({confidence}): zrób zdjęcie z bliska",
         "too_many": "kart w strefie ręki: {n}, a ręka ma najwyżej 13",
-        "black_and_white": "obraz czarno-biały: kolory kart rozpoznaje się też po barwie, więc je sprawdź"
-                           " albo wyślij zdjęcie kolorowe",
+        "black_and_white": "obraz czarno-biały: kolory kart rozpoznano tylko po kształcie symboli, mniej"
+                           " pewnie niż po barwie, więc je sprawdź albo wyślij zdjęcie kolorowe",
     },
 }
 

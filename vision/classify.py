@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -40,6 +41,11 @@ REREAD_BAND = (0.3, 0.75)
 PHOTO_REREAD_CONTEXT = 1.0
 
 
+def _default_grey_reader() -> Path | None:
+    path = runtime.MODELS_DIR / runtime.GREY_FILE
+    return path if path.exists() else None
+
+
 def best_card(rank_p: np.ndarray, suit_p: np.ndarray) -> np.ndarray:
     """The probability of each corner's most likely card (a rank that is an index, times a suit)."""
     return card_probabilities(rank_p, suit_p).max(1)
@@ -51,20 +57,40 @@ class Classifier:
     each corner got)."""
     model_paths: tuple = field(default_factory=_default_models)
     reread_paths: tuple = field(default_factory=_default_rereaders)
+    grey_path: Path | None = field(default_factory=_default_grey_reader)
     sure: float = SURE
 
-    def __call__(self, img: np.ndarray, boxes: np.ndarray,
-                 reread_context: float = CONTEXT) -> tuple[np.ndarray, np.ndarray]:
+    def __call__(self, img: np.ndarray, boxes: np.ndarray, reread_context: float = CONTEXT,
+                 black_and_white: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """-> (N x 14 rank probabilities, last = not an index; N x 4 suit probabilities).
 
         ``reread_context``: the framing at which the second ensemble reads the unsure corners.
+        ``black_and_white``: ``img`` has no colour (vision.colour.black_and_white), so the suits
+        are those of the black-and-white reader, which tells them apart by the pips' shapes alone
+        (the ensemble, which knows them by their colour too, reads a red card as the black suit
+        of its rank); the ranks stay the ensemble's.
         """
+        rank_p, suit_p = self._read(img, boxes, reread_context)
+        if black_and_white and self.grey_path is not None and len(boxes):
+            grey = runtime.session(self.grey_path)
+            reads = _Reads(len(boxes))
+            reads.add([grey], to_tensor([crop_patch(img, b, size=self._side(grey)) for b in boxes]),
+                      np.arange(len(boxes)))
+            suit_p = reads.probabilities()[1]
+        return rank_p, suit_p
+
+    @staticmethod
+    def _side(sess) -> int:
+        """The patch side a model was exported with."""
+        side = sess.get_inputs()[0].shape[-1]
+        return side if isinstance(side, int) else PATCH
+
+    def _read(self, img: np.ndarray, boxes: np.ndarray, reread_context: float) -> tuple[np.ndarray, np.ndarray]:
         n = len(boxes)
         if n == 0:
             return np.zeros((0, len(RANK_CLASSES)), np.float32), np.zeros((0, len(SUIT_CLASSES)), np.float32)
         first = [runtime.session(p) for p in self.model_paths]
-        side = first[0].get_inputs()[0].shape[-1]  # the patch side the models were exported with
-        size = side if isinstance(side, int) else PATCH
+        size = self._side(first[0])
         x = to_tensor([crop_patch(img, b, size=size) for b in boxes])
         reads = _Reads(n)
         reads.add(first[:1], x, np.arange(n))

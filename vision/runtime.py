@@ -13,6 +13,8 @@ DETECTOR_FILE = "corner_detector.onnx"
 CLASSIFIER_FILES = ("corner_classifier.onnx", "corner_classifier_2.onnx")
 # Two more, run only on the corners the first two are unsure of: all four averaged there.
 REREAD_FILES = ("corner_classifier_3.onnx", "corner_classifier_4.onnx")
+# The reader of black-and-white images: suits by the pips' shapes alone (vision.classify)
+GREY_FILE = "corner_classifier_grey.onnx"
 
 # Between two operators of a run, the second thread waits for work by spinning this many
 # microseconds before it sleeps, and stops spinning when the run ends (force_spinning_stop): a

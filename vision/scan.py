@@ -202,32 +202,40 @@ class CardDetector:
 
     def corners(self, img: np.ndarray):
         """-> boxes, detection scores, rank probabilities, suit probabilities."""
-        img, first = self.first_pass(img)
-        if self.turn and sideways(first[0]):
-            return self.read_turned(img)
-        return self.read(img, first)
+        return self.corners_and_colour(img)[0]
 
-    def read_turned(self, img: np.ndarray):
+    def corners_and_colour(self, img: np.ndarray):
+        """-> (the corners as :meth:`corners` gives them, whether ``img`` is black and white)."""
+        img, first = self.first_pass(img)
+        mono = black_and_white(img)
+        if self.turn and sideways(first[0]):
+            return self.read_turned(img, mono), mono
+        return self.read(img, first, mono), mono
+
+    def read_turned(self, img: np.ndarray, mono: bool = False):
         """The corners of ``img`` read a quarter turned each way: the read that reports more cards
         at this image's bar (then the surer one), its boxes in ``img``'s pixels."""
         best = None
         for turn in TURNS:
             turned = cv2.rotate(img, turn)
-            boxes, *rest = self.read(turned, self.detector(turned))
+            boxes, *rest = self.read(turned, self.detector(turned), mono)
             cards = assign_cards(boxes, *rest, min_conf=self.bar(img))
             key = (len(cards), sum(c.confidence for c in cards))
             if best is None or key > best[0]:
                 best = key, (boxes_before_turn(boxes, turn, *img.shape[:2]), *rest)
         return best[1]
 
-    def read(self, img: np.ndarray, first: tuple[np.ndarray, np.ndarray]):
-        """The corners of ``img`` from its first pass's (boxes, scores): closer looks, then the classifiers."""
+    def read(self, img: np.ndarray, first: tuple[np.ndarray, np.ndarray], mono: bool = False):
+        """The corners of ``img`` from its first pass's (boxes, scores): closer looks, then the
+        classifiers (``mono``: ``img`` is black and white, its suits read by shape alone)."""
         boxes, scores = self.look_closer(img, *first)
-        rank_p, suit_p = self.classifier(img, boxes, PHOTO_REREAD_CONTEXT if self.is_photo(img) else CONTEXT)
+        rank_p, suit_p = self.classifier(img, boxes, PHOTO_REREAD_CONTEXT if self.is_photo(img) else CONTEXT,
+                                         black_and_white=mono)
         return boxes, scores, rank_p, suit_p
 
     def scan(self, img: np.ndarray) -> dict:
-        return build_result(*self.corners(img), min_conf=self.bar(img), black_and_white=black_and_white(img))
+        corners, mono = self.corners_and_colour(img)
+        return build_result(*corners, min_conf=self.bar(img), black_and_white=mono)
 
 
 _default: CardDetector | None = None

@@ -111,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refit-epochs", type=int, default=2)
     ap.add_argument("--refit-slant", type=float, default=0.0,
                     help="the share of the refit's scenes photographed at a slant (vision.synth.scene.FAR_EDGE)")
+    ap.add_argument("--grey-from", type=int, default=3,
+                    help="the member (from 1) whose file in --export-dir starts the black-and-white reader, "
+                         "fine-tuned on the refit's patches made grey (0: none)")
+    ap.add_argument("--grey-epochs", type=int, default=4)
     ap.add_argument("--patch-copies", type=int, default=3,
                     help="jittered copies of each labelled corner in one cut of patches")
     ap.add_argument("--negatives", type=int, default=8, help="'not an index' patches per training scene")
@@ -246,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
     refit = [int(m) for m in args.refit.split(",") if m.strip()]
     if refit and (args.refit_only or not args.skip_classifier):
         _refit_members(args, refit)
+    if args.grey_from and (args.refit_only or not args.skip_classifier):
+        _fit_grey_reader(args)
     if args.zone_scenes > 0:
         _fit_zones(args)
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
@@ -333,15 +339,11 @@ def _finetune_classifier(args, name: str, val):
     return model
 
 
-def _refit_members(args, members: list[int]) -> None:
-    """Members fine-tuned on fresh scenes of every training design, with crossed 7s in half of them
-    and W/D jacks and queens in a quarter (vision.synth.variants; members trained before the
-    variants had never seen them), one cut of patches, at a sixth of the first learning rate, the
-    batch norms frozen; then exported in place."""
-    import torch
-
+def _refit_patches(args):
+    """The refit's (training, validation) patches: fresh scenes of every training design with the
+    variants (vision.synth.variants), rendered and cut once (a second call finds them on disk)."""
     from vision.synth.generate import generate
-    from vision.training.classifier import build_patches, load_exported, train_classifier
+    from vision.training.classifier import build_patches
 
     synth = args.out / "synth_refit"
     log(f"scenes of all designs for the refit: {args.refit_scenes} train, 100 val in {synth}"
@@ -349,6 +351,43 @@ def _refit_members(args, members: list[int]) -> None:
     generate(synth, args.refit_scenes, 100, args.refit_seed, workers=max(1, args.threads), slant=args.refit_slant)
     train = _patch_set(args, synth, args.refit_seed, args.out / "patches_refit.npz", "patches for the refit")
     val = build_patches(synth, "val", 1, negatives_per_image=3, copies=1, max_angle=args.max_angle)
+    return train, val
+
+
+def _fit_grey_reader(args) -> None:
+    """Step 7b: the black-and-white reader (vision.runtime.GREY_FILE), read in place of the
+    ensemble where an image has no colour: member --grey-from's file fine-tuned on the refit's
+    patches seen grey, the batch norms frozen, so that the suits are told apart by shape alone."""
+    import torch
+
+    from vision.runtime import GREY_FILE
+    from vision.training.classifier import (export_classifier, grey_patches, load_exported, quantize_classifier,
+                                            train_classifier)
+
+    train, val = _refit_patches(args)
+    start = args.out / "grey_start.pt"
+    if not start.exists():
+        torch.save({"model": load_exported(args.export_dir / _member_file(args.grey_from - 1)).state_dict()}, start)
+    log(f"black-and-white reader from member {args.grey_from}: {args.grey_epochs} epochs on {len(train[0])} patches")
+    t0 = time.time()
+    model = train_classifier(train, val, args.out, args.grey_epochs, args.threads, log=log, init=start,
+                             max_lr=1e-3, seed=args.refit_seed + 1, name="grey", frozen_norms=True, grey=True)
+    log(f"black-and-white reader trained in {time.time() - t0:.0f} s")
+    out = args.export_dir / GREY_FILE
+    quantize_classifier(export_classifier(model, args.out / "grey.onnx"), out, grey_patches(val[0]))
+    log(f"exported {out} (int8)")
+
+
+def _refit_members(args, members: list[int]) -> None:
+    """Members fine-tuned on fresh scenes of every training design, with crossed 7s in half of them
+    and W/D jacks and queens in a quarter (vision.synth.variants; members trained before the
+    variants had never seen them), one cut of patches, at a sixth of the first learning rate, the
+    batch norms frozen; then exported in place."""
+    import torch
+
+    from vision.training.classifier import load_exported, train_classifier
+
+    train, val = _refit_patches(args)
     for k in members:
         name = _member_name(k - 1)
         start = args.out / f"{name}_refit_start.pt"

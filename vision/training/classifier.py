@@ -151,6 +151,22 @@ def _augment(rng, batch: np.ndarray) -> np.ndarray:
     return np.clip(batch * gain * chan + bias + noise, 0, 1)
 
 
+LUMA = (0.299, 0.587, 0.114)  # R, G, B weights of a black-and-white conversion (BT.601, as OpenCV's)
+
+
+def to_grey(batch: np.ndarray) -> np.ndarray:
+    """NCHW RGB float batches as a black-and-white photo shows them: each pixel's luma in all
+    three channels."""
+    luma = (batch * np.float32(LUMA).reshape(1, 3, 1, 1)).sum(1, keepdims=True, dtype=np.float32)
+    return np.repeat(luma, 3, axis=1)
+
+
+def grey_patches(patches: np.ndarray) -> np.ndarray:
+    """N x P x P x 3 uint8 BGR patches as a black-and-white photo shows them (a copy)."""
+    luma = patches.astype(np.float32) @ np.float32(LUMA[::-1])
+    return np.repeat(np.clip(np.rint(luma), 0, 255).astype(np.uint8)[..., None], 3, axis=-1)
+
+
 def load_exported(path: Path):
     """A shipped member (ONNX, int8 QDQ or float) back as a CornerNet: the convolutions take the
     exported weights, in which the export folded the batch norms, and each batch norm becomes the
@@ -193,10 +209,13 @@ def load_exported(path: Path):
 
 def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch: int = 128,
                      seed: int = 0, log=print, init: Path | None = None, max_lr: float = 3e-3,
-                     name: str = "classifier", hours: float | None = None, frozen_norms: bool = False):
+                     name: str = "classifier", hours: float | None = None, frozen_norms: bool = False,
+                     grey: bool = False):
     """One-cycle training; ``init``: start from the weights of an earlier checkpoint (fine-tuning).
     ``frozen_norms``: the batch norms keep their statistics and dropout is off (a fine-tune of a
     network loaded by :func:`load_exported`, whose norms hold only the folded biases).
+    ``grey``: every patch, training and validation, is seen as a black-and-white photo shows it
+    (after the colour augmentation), so the suits are told apart by the pips' shapes alone.
 
     Resumable: a checkpoint is written after every epoch and picked up by the next call.
     ``hours``: no new epoch starts once this much wall time is spent (counted over resumed runs too).
@@ -228,7 +247,8 @@ def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch
         rng = np.random.default_rng(seed + start)
         log(f"resuming {name} at epoch {start + 1}")
     x_train, rank_t, suit_t = train  # patches stay uint8 HWC BGR; batches are converted on the fly
-    x_val = torch.from_numpy(to_tensor(val[0]))
+    x_val = to_tensor(val[0])
+    x_val = torch.from_numpy(to_grey(x_val) if grey else x_val)
     for epoch in range(start, epochs):
         if hours is not None and spent >= hours * 3600:
             log(f"{name}: time budget of {hours} h used up after epoch {epoch}")
@@ -239,7 +259,8 @@ def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch
         total = 0.0
         for i in range(0, len(order), batch):
             idx = np.sort(order[i:i + batch])
-            xb = torch.from_numpy(_augment(rng, to_tensor(_degrade(rng, x_train[idx]))))
+            xb = _augment(rng, to_tensor(_degrade(rng, x_train[idx])))
+            xb = torch.from_numpy(to_grey(xb) if grey else xb)
             rb, sb = torch.from_numpy(rank_t[idx]), torch.from_numpy(suit_t[idx])
             pr, ps = model(xb)
             loss = F.cross_entropy(pr, rb, label_smoothing=0.05) + F.cross_entropy(ps, sb, ignore_index=-100)
