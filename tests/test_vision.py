@@ -274,6 +274,15 @@ def test_photo_damage_is_seeded_and_does_what_it_says():
     mono = photo_damage(GREY, img, 2.0, 7)
     assert mono.shape == img.shape and black_and_white(mono) and not black_and_white(img)
     assert np.array_equal(mono[..., 0], grey) and np.array_equal(mono[..., 2], grey)
+    # sepia: brown ink on cream, told from a colour photo (vision.colour.one_tone)
+    from vision.synth.effects import SEPIA
+
+    toned = photo_damage(SEPIA, img, 2.0, 7)
+    b, g, r = (toned[..., i].astype(int) for i in range(3))
+    assert (r >= g).all() and (g >= b).all() and (r - b).max() > 40  # warm, and a colour
+    assert black_and_white(toned)
+    for kind in PHOTO_DAMAGE:  # a shaken, dim or blurred colour photo is not taken for one
+        assert not black_and_white(photo_damage(kind, img, 2.0, 7))
     with pytest.raises(ValueError, match="unknown photo damage 'fog'"):
         photo_damage("fog", img, 2.0, 7)
 
@@ -889,7 +898,7 @@ def test_a_black_and_white_photo_is_scanned_with_a_warning_about_the_suits(tmp_p
     assert main(["scan", str(grey), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["cards"] and out["black_and_white"] is True
-    assert out["warnings"][0].startswith("a black-and-white image: the suits are read from the pips' shapes alone")
+    assert out["warnings"][0].startswith("a black-and-white (or one-tone) image: the suits are read from the pips'")
     # the black-and-white reader tells the red suits from the black by shape: the grey photo reads
     # the cards right, red ones too (the colour ensemble alone read 1 of the 11 red cards, and 6
     # wrong cards: a red card as the black suit of its rank)
@@ -897,6 +906,16 @@ def test_a_black_and_white_photo_is_scanned_with_a_warning_about_the_suits(tmp_p
     read = {c["card"] for c in out["cards"]}
     assert read <= truth and len(read) >= len(truth) - 2
     assert len({c for c in read if c[1] in "HD"}) >= 10
+    # a sepia photo has one tone for each brightness: as little colour to tell the suits by
+    from vision.synth.effects import SEPIA, photo_damage
+
+    sepia = tmp_path / "sepia.jpg"
+    cv2.imwrite(str(sepia), photo_damage(SEPIA, img, 2.0, 0))
+    assert main(["scan", str(sepia), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["black_and_white"] is True
+    read = {c["card"] for c in out["cards"]}
+    assert read <= truth and len(read) >= len(truth) - 2 and len({c for c in read if c[1] in "HD"}) >= 10
     assert main(["scan", str(grey), "--json", "--lang", "pl"]) == 0
     assert json.loads(capsys.readouterr().out)["warnings"][0].startswith("obraz czarno-biały")
 
@@ -993,7 +1012,8 @@ def test_the_black_and_white_reader_trains_on_patches_as_a_grey_photo_gives_them
     colour augmentation (to_grey) and is calibrated on grey patches (grey_patches): both must be
     what the scan's patches of a black-and-white photo are (the photo's luma in every channel)."""
     from vision.crops import crop_patch, to_tensor
-    from vision.training.classifier import grey_patches, to_grey
+    from vision.crops import grey_patches
+    from vision.training.classifier import to_grey
 
     img, corners = render_scene(930_201, list(HELD_OUT))
     patches = np.stack([crop_patch(img, c.box) for c in corners])

@@ -103,8 +103,9 @@ def card_box(boxes, card: Card) -> list[int]:
 
 def build_result(boxes, det_scores, rank_p, suit_p, min_conf: float = MIN_CONF,
                  black_and_white: bool = False) -> dict:
-    """The scan's answer from its corners. ``black_and_white``: the image has no colour, so where
-    cards were read the answer says ``"black_and_white": true`` and warns about their suits."""
+    """The scan's answer from its corners. ``black_and_white``: the image has no colour (or one
+    tone), so where cards were read the answer says ``"black_and_white": true`` and warns about
+    their suits."""
     cards = assign_cards(boxes, det_scores, rank_p, suit_p, min_conf)
     assign_zones(boxes, cards)
     out = [{"card": c.code, "confidence": round(c.confidence, 3), "box": card_box(boxes, c), "zone": c.zone}
@@ -125,16 +126,17 @@ WARNINGS: dict[str, dict[str, str]] = {
         "none": "no cards found: frame the cards so their corner indices are sharp and well lit",
         "uncertain": "{card} uncertain ({confidence}): re-shoot closer",
         "too_many": "{n} cards in the hand zone: a hand holds at most 13",
-        "black_and_white": "a black-and-white image: the suits are read from the pips' shapes alone, less"
-                           " surely than with their colours, so check them, or send a colour photo",
+        "black_and_white": "a black-and-white (or one-tone) image: the suits are read from the pips' shapes"
+                           " alone, less surely than with their colours, so check them, or send a colour photo",
     },
     "pl": {
         "none": "nie znaleziono kart: ustaw karty tak, żeby ich narożne oznaczenia były ostre i dobrze"
                 " oświetlone",
         "uncertain": "{card} niepewna ({confidence}): zrób zdjęcie z bliska",
         "too_many": "kart w strefie ręki: {n}, a ręka ma najwyżej 13",
-        "black_and_white": "obraz czarno-biały: kolory kart rozpoznano tylko po kształcie symboli, mniej"
-                           " pewnie niż po barwie, więc je sprawdź albo wyślij zdjęcie kolorowe",
+        "black_and_white": "obraz czarno-biały (albo w jednym odcieniu): kolory kart rozpoznano tylko po"
+                           " kształcie symboli, mniej pewnie niż po barwie, więc je sprawdź albo wyślij zdjęcie"
+                           " kolorowe",
     },
 }
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import runtime
 from .assemble import card_probabilities
-from .crops import CONTEXT, PATCH, crop_patch, to_tensor
+from .crops import CONTEXT, PATCH, crop_patch, grey_patches, to_tensor
 from .labels import RANK_CLASSES, SUIT_CLASSES
 
 
@@ -65,7 +65,7 @@ class Classifier:
         """-> (N x 14 rank probabilities, last = not an index; N x 4 suit probabilities).
 
         ``reread_context``: the framing at which the second ensemble reads the unsure corners.
-        ``black_and_white``: ``img`` has no colour (vision.colour.black_and_white), so the suits
+        ``black_and_white``: ``img`` has no colour but a tone (vision.colour.black_and_white), so the suits
         are those of the black-and-white reader, which tells them apart by the pips' shapes alone
         (the ensemble, which knows them by their colour too, reads a red card as the black suit
         of its rank); the ranks stay the ensemble's.
@@ -74,8 +74,9 @@ class Classifier:
         if black_and_white and self.grey_path is not None and len(boxes):
             grey = runtime.session(self.grey_path)
             reads = _Reads(len(boxes))
-            reads.add([grey], to_tensor([crop_patch(img, b, size=self._side(grey)) for b in boxes]),
-                      np.arange(len(boxes)))
+            # the reader was trained on grey patches: a toned (sepia) image's are made grey too
+            patches = grey_patches(np.stack([crop_patch(img, b, size=self._side(grey)) for b in boxes]))
+            reads.add([grey], to_tensor(patches), np.arange(len(boxes)))
             suit_p = reads.probabilities()[1]
         return rank_p, suit_p
 

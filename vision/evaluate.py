@@ -297,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="put each rendered scene in a frame this many times wider and taller")
     ap.add_argument("--damage", choices=PHOTO_CONDITIONS,
                     help="harder photos: defocused, dim (noise, strong JPEG) or shaken; or a coloured light;"
-                         " or grey (a black-and-white photo)")
+                         " or grey or sepia (a black-and-white or a toned photo)")
     ap.add_argument("--imgsz", type=int, default=None, help="detector input size")
     ap.add_argument("--no-zoom", action="store_true", help="no second, larger detector pass")
     ap.add_argument("--turn", type=int, choices=(0, 90, 270), default=0,

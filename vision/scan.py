@@ -206,8 +206,10 @@ class CardDetector:
 
     def corners_and_colour(self, img: np.ndarray):
         """-> (the corners as :meth:`corners` gives them, whether ``img`` is black and white)."""
-        img, first = self.first_pass(img)
         mono = black_and_white(img)
+        if mono:  # grey, or toned (sepia): read as its grey, never balanced as if under a coloured light
+            img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        img, first = self.first_pass(img)
         if self.turn and sideways(first[0]):
             return self.read_turned(img, mono), mono
         return self.read(img, first, mono), mono

@@ -101,16 +101,21 @@ PHOTO_DAMAGE = ("defocus", "dim", "motion")
 # cold daylight from a window, a green-tinted fluorescent tube. Beyond the 0.85-1.15 per channel of
 # the scenes' own light, for measuring the white balance of vision.colour.
 COLOUR_CASTS = {"warm": (0.55, 0.85, 1.15), "cool": (1.15, 0.95, 0.65), "green": (0.8, 1.15, 0.8)}
-# A black-and-white photo (a phone's mono filter, a grey copy): each pixel's luma, as OpenCV's
-GREY = "grey"
-PHOTO_CONDITIONS = PHOTO_DAMAGE + tuple(COLOUR_CASTS) + (GREY,)  # what ``photo_damage`` can put on a render
+# A black-and-white photo (a phone's mono filter, a grey copy): each pixel's luma, as OpenCV's;
+# a sepia one: the common sepia matrix (each channel a weighted sum of R, G, B; clipped)
+GREY, SEPIA = "grey", "sepia"
+SEPIA_MATRIX = np.float32([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]])  # RGB rows
+PHOTO_CONDITIONS = PHOTO_DAMAGE + tuple(COLOUR_CASTS) + (GREY, SEPIA)  # what ``photo_damage`` can put on a render
 
 
 def photo_damage(kind: str, img: np.ndarray, scale: float, seed: int) -> np.ndarray:
     """uint8 BGR image -> the same with ``kind`` of PHOTO_DAMAGE (or a light of COLOUR_CASTS, or
-    made GREY) on top, seeded."""
+    made GREY or SEPIA) on top, seeded."""
     if kind == GREY:
         return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if kind == SEPIA:
+        rgb = img[..., ::-1].astype(np.float32)
+        return np.clip(rgb @ SEPIA_MATRIX.T, 0, 255)[..., ::-1].astype(np.uint8)
     if kind in COLOUR_CASTS:
         return np.clip(img.astype(np.float32) * np.float32(COLOUR_CASTS[kind]), 0, 255).astype(np.uint8)
     rng = np.random.default_rng([seed, 13])

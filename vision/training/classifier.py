@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import PATCH, crop_patch, to_tensor
+from vision.crops import PATCH, crop_patch, grey_patches, to_tensor
 from vision.labels import RANK_CLASSES, SUIT_CLASSES
 
 NONE_RANK = len(RANK_CLASSES) - 1  # the last rank class means "not a corner index"
@@ -159,12 +159,6 @@ def to_grey(batch: np.ndarray) -> np.ndarray:
     three channels."""
     luma = (batch * np.float32(LUMA).reshape(1, 3, 1, 1)).sum(1, keepdims=True, dtype=np.float32)
     return np.repeat(luma, 3, axis=1)
-
-
-def grey_patches(patches: np.ndarray) -> np.ndarray:
-    """N x P x P x 3 uint8 BGR patches as a black-and-white photo shows them (a copy)."""
-    luma = patches.astype(np.float32) @ np.float32(LUMA[::-1])
-    return np.repeat(np.clip(np.rint(luma), 0, 255).astype(np.uint8)[..., None], 3, axis=-1)
 
 
 def load_exported(path: Path):
