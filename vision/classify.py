@@ -65,16 +65,16 @@ class Classifier:
         """-> (N x 14 rank probabilities, last = not an index; N x 4 suit probabilities).
 
         ``reread_context``: the framing at which the second ensemble reads the unsure corners.
-        ``black_and_white``: ``img`` has no colour but a tone (vision.colour.black_and_white), so the suits
-        are those of the black-and-white reader, which tells them apart by the pips' shapes alone
-        (the ensemble, which knows them by their colour too, reads a red card as the black suit
-        of its rank); the ranks stay the ensemble's.
+        ``black_and_white``: ``img`` has no colour (vision.colour.black_and_white; the scan reads
+        a toned one as its grey), so the suits are those of the black-and-white reader, which
+        tells them apart by the pips' shapes alone (the ensemble, which knows them by their
+        colour too, reads a red card as the black suit of its rank); the ranks stay the ensemble's.
         """
         rank_p, suit_p = self._read(img, boxes, reread_context)
         if black_and_white and self.grey_path is not None and len(boxes):
             grey = runtime.session(self.grey_path)
             reads = _Reads(len(boxes))
-            # the reader was trained on grey patches: a toned (sepia) image's are made grey too
+            # the reader was trained on grey patches (a caller's toned image is made grey here too)
             patches = grey_patches(np.stack([crop_patch(img, b, size=self._side(grey)) for b in boxes]))
             reads.add([grey], to_tensor(patches), np.arange(len(boxes)))
             suit_p = reads.probabilities()[1]

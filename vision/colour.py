@@ -186,7 +186,8 @@ def _off_tone(sample: np.ndarray) -> tuple[int, int]:
     # planes, not an N x 3 array: numpy over a 3-long last axis cost 2 ms of a 640-px frame
     b, g, r = cv2.split(sample)
     unclipped = cv2.max(cv2.max(b, g), r).ravel() < TONE_CLIPPED
-    y, cr, cb = (p.ravel()[unclipped].astype(np.float32) for p in cv2.split(cv2.cvtColor(sample, cv2.COLOR_BGR2YCrCb)))
+    planes = cv2.split(cv2.cvtColor(sample, cv2.COLOR_BGR2YCrCb))
+    y, cr, cb = (p.ravel()[unclipped].astype(np.float32) for p in planes)
     lit = y > 32  # the tint from pixels bright enough to show it
     if len(y) < 100 or not lit.any():  # all but clipped or black: nothing to judge the tone by
         return 0, 0
