@@ -360,9 +360,9 @@ def _fit_grey_reader(args) -> None:
     patches seen grey, the batch norms frozen, so that the suits are told apart by shape alone."""
     import torch
 
+    from vision.crops import grey_patches
     from vision.runtime import GREY_FILE
-    from vision.training.classifier import (export_classifier, grey_patches, load_exported, quantize_classifier,
-                                            train_classifier)
+    from vision.training.classifier import export_classifier, load_exported, quantize_classifier, train_classifier
 
     train, val = _refit_patches(args)
     start = args.out / "grey_start.pt"

@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.crops import PATCH, crop_patch, grey_patches, to_tensor
+from vision.crops import PATCH, crop_patch, to_tensor
 from vision.labels import RANK_CLASSES, SUIT_CLASSES
 
 NONE_RANK = len(RANK_CLASSES) - 1  # the last rank class means "not a corner index"
