@@ -968,7 +968,7 @@ def test_a_review_whose_better_bid_was_nil_says_so_in_words_and_how_often_it_mak
         assert "3" in note.split(".")[0]  # the bid's own contract first
     assert "nil" not in _bid_note("en", view, model, 3, 4, rows).lower()
     decision = {"kind": "bid", "index": 0, "seat": "N", "played": 2, "best": 0, "cost": 12.0, "mark": "?",
-                "note": "n"}
+                "note": "n", "listed": True}
     text = render_review({"decisions": [decision], "summary": ""}, "en")
     assert "bid 2, best nil (costs 12.0 points) ?" in text
     assert "zgłoszono 2, najlepiej zero" in render_review({"decisions": [decision], "summary": ""}, "pl")
