@@ -1009,17 +1009,17 @@ def test_a_shipped_member_loaded_back_reads_as_its_file():
 
 def test_the_black_and_white_reader_trains_on_patches_as_a_grey_photo_gives_them():
     """vision.train's black-and-white reader sees its training patches collapsed to luma after the
-    colour augmentation (to_grey) and is calibrated on grey patches (grey_patches): both must be
-    what the scan's patches of a black-and-white photo are (the photo's luma in every channel)."""
+    colour augmentation (to_grey) and is calibrated on patches made grey (vision.colour.as_grey):
+    both must be what the scan's patches of a black-and-white photo are (its luma in every channel)."""
+    from vision.colour import as_grey
     from vision.crops import crop_patch, to_tensor
-    from vision.crops import grey_patches
     from vision.training.classifier import to_grey
 
     img, corners = render_scene(930_201, list(HELD_OUT))
     patches = np.stack([crop_patch(img, c.box) for c in corners])
     mono = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     seen = np.stack([crop_patch(mono, c.box) for c in corners])  # what the scan reads
-    assert np.abs(grey_patches(patches).astype(int) - seen).max() <= 2  # rounding, then the warp
+    assert np.abs(as_grey(patches).astype(int) - seen).max() <= 2  # rounding, then the warp
     x = to_grey(to_tensor(patches))
     assert x.shape == (len(corners), 3, patches.shape[1], patches.shape[2]) and x.dtype == np.float32
     assert np.array_equal(x[:, 0], x[:, 2])  # no colour left

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import runtime
 from .assemble import card_probabilities
-from .crops import CONTEXT, PATCH, crop_patch, grey_patches, to_tensor
+from .crops import CONTEXT, PATCH, crop_patch, to_tensor
 from .labels import RANK_CLASSES, SUIT_CLASSES
 
 
@@ -65,18 +65,16 @@ class Classifier:
         """-> (N x 14 rank probabilities, last = not an index; N x 4 suit probabilities).
 
         ``reread_context``: the framing at which the second ensemble reads the unsure corners.
-        ``black_and_white``: ``img`` has no colour (vision.colour.black_and_white; the scan reads
-        a toned one as its grey), so the suits are those of the black-and-white reader, which
+        ``black_and_white``: ``img`` is grey (vision.colour.black_and_white; the scan reads a
+        toned one as its grey, vision.colour.as_grey), so the suits are those of the black-and-white reader, which
         tells them apart by the pips' shapes alone (the ensemble, which knows them by their
         colour too, reads a red card as the black suit of its rank); the ranks stay the ensemble's.
         """
-        rank_p, suit_p = self._read(img, boxes, reread_context)
+        rank_p, suit_p, x = self._read(img, boxes, reread_context)
         if black_and_white and self.grey_path is not None and len(boxes):
-            grey = runtime.session(self.grey_path)
+            # the ensemble's patches: the reader is a member fine-tuned, exported at the same side
             reads = _Reads(len(boxes))
-            # the reader was trained on grey patches (a caller's toned image is made grey here too)
-            patches = grey_patches(np.stack([crop_patch(img, b, size=self._side(grey)) for b in boxes]))
-            reads.add([grey], to_tensor(patches), np.arange(len(boxes)))
+            reads.add([runtime.session(self.grey_path)], x, np.arange(len(boxes)))
             suit_p = reads.probabilities()[1]
         return rank_p, suit_p
 
@@ -86,10 +84,11 @@ class Classifier:
         side = sess.get_inputs()[0].shape[-1]
         return side if isinstance(side, int) else PATCH
 
-    def _read(self, img: np.ndarray, boxes: np.ndarray, reread_context: float) -> tuple[np.ndarray, np.ndarray]:
+    def _read(self, img: np.ndarray, boxes: np.ndarray, reread_context: float):
+        """-> the ensemble's rank and suit probabilities, and the patches (NCHW) all its members read."""
         n = len(boxes)
         if n == 0:
-            return np.zeros((0, len(RANK_CLASSES)), np.float32), np.zeros((0, len(SUIT_CLASSES)), np.float32)
+            return np.zeros((0, len(RANK_CLASSES)), np.float32), np.zeros((0, len(SUIT_CLASSES)), np.float32), None
         first = [runtime.session(p) for p in self.model_paths]
         size = self._side(first[0])
         x = to_tensor([crop_patch(img, b, size=size) for b in boxes])
@@ -106,7 +105,7 @@ class Classifier:
                 xs = x[unsure] if reread_context == CONTEXT else \
                     to_tensor([crop_patch(img, boxes[i], size=size, context=reread_context) for i in unsure])
                 reads.add(more, xs, unsure)
-        return reads.probabilities()
+        return *reads.probabilities(), x
 
 
 class _Reads:

@@ -135,6 +135,13 @@ TONE_CHROMA = 12  # a toned image's pixels stay within this (Cr, Cb) of their br
 TONE_CLIPPED = 250  # pixels with a channel this bright are not judged: clipping bends their tone
 
 
+def as_grey(img: np.ndarray) -> np.ndarray:
+    """A BGR uint8 image (or a stack of patches, N x P x P x 3) as a black-and-white photo shows
+    it: each pixel's luma (OpenCV's) in all three channels. A grey image stays as it is."""
+    flat = np.ascontiguousarray(img).reshape(-1, img.shape[-2], 3)
+    return cv2.cvtColor(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR).reshape(img.shape)
+
+
 def black_and_white(img: np.ndarray) -> bool:
     """No colour in ``img`` (BGR uint8) but, at most, one tone for each brightness (sepia),
     judged on every fourth pixel of every fourth row, or a sparser grid of about GREY_GRID pixels

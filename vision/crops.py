@@ -44,10 +44,3 @@ def to_tensor(patches) -> np.ndarray:
     arr = np.asarray(patches if isinstance(patches, np.ndarray) else np.stack(patches), np.float32) / 255.0
     return np.ascontiguousarray(arr[:, :, :, ::-1].transpose(0, 3, 1, 2))
 
-
-def grey_patches(patches: np.ndarray) -> np.ndarray:
-    """N x P x P x 3 uint8 BGR patches as a black-and-white photo shows them: each pixel's luma
-    (OpenCV's) in all three channels (a copy). A grey patch stays as it is."""
-    n, h, w, _ = patches.shape
-    luma = cv2.cvtColor(np.ascontiguousarray(patches).reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY)
-    return np.repeat(luma.reshape(n, h, w, 1), 3, axis=-1)

@@ -15,8 +15,8 @@ import numpy as np
 
 from .assemble import MIN_CONF, PHOTO_MIN_CONF, PHOTO_MIN_SIDE, assign_cards, build_result
 from .classify import PHOTO_REREAD_CONTEXT, Classifier
-from .colour import (CAST_RATIO, balanced, black_and_white, cast_ratio, coloured_paper, gains_agree, light_gains,
-                     white_balanced)
+from .colour import (CAST_RATIO, as_grey, balanced, black_and_white, cast_ratio, coloured_paper, gains_agree,
+                     light_gains, white_balanced)
 from .crops import CONTEXT
 from .detect import Detector
 from .image_io import load_image
@@ -208,7 +208,7 @@ class CardDetector:
         """-> (the corners as :meth:`corners` gives them, whether ``img`` is black and white)."""
         mono = black_and_white(img)
         if mono:  # grey, or toned (sepia): read as its grey, never balanced as if under a coloured light
-            img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+            img = as_grey(img)
         img, first = self.first_pass(img)
         if self.turn and sideways(first[0]):
             return self.read_turned(img, mono), mono

@@ -360,7 +360,7 @@ def _fit_grey_reader(args) -> None:
     patches seen grey, the batch norms frozen, so that the suits are told apart by shape alone."""
     import torch
 
-    from vision.crops import grey_patches
+    from vision.colour import as_grey
     from vision.runtime import GREY_FILE
     from vision.training.classifier import export_classifier, load_exported, quantize_classifier, train_classifier
 
@@ -374,7 +374,7 @@ def _fit_grey_reader(args) -> None:
                              max_lr=1e-3, seed=args.refit_seed + 1, name="grey", frozen_norms=True, grey=True)
     log(f"black-and-white reader trained in {time.time() - t0:.0f} s")
     out = args.export_dir / GREY_FILE
-    quantize_classifier(export_classifier(model, args.out / "grey.onnx"), out, grey_patches(val[0]))
+    quantize_classifier(export_classifier(model, args.out / "grey.onnx"), out, as_grey(val[0]))
     log(f"exported {out} (int8)")
 
 

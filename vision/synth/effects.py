@@ -4,6 +4,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ..colour import as_grey
+
 
 def lighting(rng, img):
     h, w = img.shape[:2]
@@ -112,7 +114,7 @@ def photo_damage(kind: str, img: np.ndarray, scale: float, seed: int) -> np.ndar
     """uint8 BGR image -> the same with ``kind`` of PHOTO_DAMAGE (or a light of COLOUR_CASTS, or
     made GREY or SEPIA) on top, seeded."""
     if kind == GREY:
-        return cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        return as_grey(img)
     if kind == SEPIA:
         rgb = img[..., ::-1].astype(np.float32)
         return np.clip(rgb @ SEPIA_MATRIX.T, 0, 255)[..., ::-1].astype(np.uint8)
