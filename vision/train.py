@@ -248,10 +248,12 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{name} trained in {time.time() - t0:.0f} s")
             _export_member(args, model, name, i, val)
     refit = [int(m) for m in args.refit.split(",") if m.strip()]
-    if refit and (args.refit_only or not args.skip_classifier):
-        _refit_members(args, refit)
-    if args.grey_from and (args.refit_only or not args.skip_classifier):
-        _fit_grey_reader(args)
+    if (refit or args.grey_from) and (args.refit_only or not args.skip_classifier):
+        patches = _refit_patches(args)  # the refit's and the black-and-white reader's
+        if refit:
+            _refit_members(args, refit, patches)
+        if args.grey_from:
+            _fit_grey_reader(args, patches)
     if args.zone_scenes > 0:
         _fit_zones(args)
     (args.out / "train_args.json").write_text(json.dumps({k: str(v) for k, v in vars(args).items()}, indent=1))
@@ -341,7 +343,7 @@ def _finetune_classifier(args, name: str, val):
 
 def _refit_patches(args):
     """The refit's (training, validation) patches: fresh scenes of every training design with the
-    variants (vision.synth.variants), rendered and cut once (a second call finds them on disk)."""
+    variants (vision.synth.variants), rendered and cut once (a resumed run finds them on disk)."""
     from vision.synth.generate import generate
     from vision.training.classifier import build_patches
 
@@ -354,17 +356,18 @@ def _refit_patches(args):
     return train, val
 
 
-def _fit_grey_reader(args) -> None:
+def _fit_grey_reader(args, patches) -> None:
     """Step 7b: the black-and-white reader (vision.runtime.GREY_FILE), read in place of the
     ensemble where an image has no colour: member --grey-from's file fine-tuned on the refit's
-    patches seen grey, the batch norms frozen, so that the suits are told apart by shape alone."""
+    (training, validation) ``patches`` seen grey, the batch norms frozen, so that the suits are
+    told apart by shape alone."""
     import torch
 
     from vision.colour import as_grey
     from vision.runtime import GREY_FILE
     from vision.training.classifier import export_classifier, load_exported, quantize_classifier, train_classifier
 
-    train, val = _refit_patches(args)
+    train, val = patches
     start = args.out / "grey_start.pt"
     if not start.exists():
         torch.save({"model": load_exported(args.export_dir / _member_file(args.grey_from - 1)).state_dict()}, start)
@@ -378,16 +381,17 @@ def _fit_grey_reader(args) -> None:
     log(f"exported {out} (int8)")
 
 
-def _refit_members(args, members: list[int]) -> None:
+def _refit_members(args, members: list[int], patches) -> None:
     """Members fine-tuned on fresh scenes of every training design, with crossed 7s in half of them
     and W/D jacks and queens in a quarter (vision.synth.variants; members trained before the
     variants had never seen them), one cut of patches, at a sixth of the first learning rate, the
-    batch norms frozen; then exported in place."""
+    batch norms frozen, on the (training, validation) ``patches`` of :func:`_refit_patches`; then
+    exported in place."""
     import torch
 
     from vision.training.classifier import load_exported, train_classifier
 
-    train, val = _refit_patches(args)
+    train, val = patches
     for k in members:
         name = _member_name(k - 1)
         start = args.out / f"{name}_refit_start.pt"
