@@ -105,3 +105,32 @@ def test_a_quarter_of_the_decks_print_polish_letters_for_the_jack_and_queen():
         procedural.polish_letters = real
     differ = {c for c in CARDS if not np.array_equal(design.faces[c], plain.faces[c])}
     assert differ == {c for c in CARDS if c[0] in "JQ"}
+
+
+def test_decks_split_by_typeface_for_the_screen():
+    from pathlib import Path
+
+    from vision.synth.procedural import (TRAINING_FACES, _style, deck_seeds, face_group, font_files,
+                                         polish_letters)
+
+    def font_of(seed):
+        return _style(np.random.default_rng([seed, 0x5EED]), font_files())["font"]
+
+    names = {Path(f).name for f in font_files()}
+    if not (names & TRAINING_FACES and names - TRAINING_FACES):
+        pytest.skip("needs typefaces of both groups (fonts-dejavu-core has both)")
+    training = deck_seeds(6, "training", lettered=False)
+    screen = deck_seeds(6, "screen", lettered=False)
+    hershey = deck_seeds(3, "hershey")
+    assert all(not polish_letters(s) for s in training + screen)
+    assert all(Path(font_of(s)).name in TRAINING_FACES for s in training)
+    assert all(isinstance(font_of(s), str) and Path(font_of(s)).name not in TRAINING_FACES for s in screen)
+    assert all(not isinstance(font_of(s), str) for s in hershey)
+    assert len(set(training) | set(screen) | set(hershey)) == 15  # a deck is in one group only
+    assert deck_seeds(2, "screen", start=screen[-1] + 1, lettered=False)[0] > screen[-1]
+    # only the Hershey faces: every deck is of that group, none of the printed ones
+    assert face_group(5, fonts=()) == "hershey"
+    with pytest.raises(ValueError, match="no decks"):
+        deck_seeds(1, "training", fonts=())
+    with pytest.raises(ValueError, match="unknown typeface group"):
+        deck_seeds(1, "italic")

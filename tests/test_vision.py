@@ -1007,6 +1007,38 @@ def test_a_shipped_member_loaded_back_reads_as_its_file():
     assert np.abs(_softmax(rank) - _softmax(rank_file)).max(1).mean() < 0.1
 
 
+def test_a_refit_anchored_to_its_start_keeps_its_answers_where_the_mask_says(tmp_path):
+    """vision.train --refit-anchor: on the patches the mask keeps, a distillation pulls the refit
+    towards the starting member's answers; elsewhere only the labels count. Refit on labels that
+    contradict the shipped member: unanchored it learns them, anchored on every patch it keeps its
+    own reads, and with a mask that keeps none it trains exactly as unanchored."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision import runtime
+    from vision.crops import crop_patch
+    from vision.training.classifier import anchor_logits, load_exported, train_classifier
+
+    img, corners = render_scene(930_300, list(HELD_OUT))
+    patches = np.stack([crop_patch(img, c.box) for c in corners] * 3)
+    start = load_exported(MODELS / runtime.REREAD_FILES[0])
+    torch.save({"model": start.state_dict()}, tmp_path / "start.pt")
+    rank_s, suit_s = anchor_logits(start, patches)
+    first = rank_s.argmax(1)
+    ranks = (first + 1) % 13  # a rank the member does not read there
+    data = (patches, ranks.astype(np.int64), suit_s.argmax(1).astype(np.int64))
+
+    def refit(keep, name):
+        anchor = None if keep is None else (rank_s, suit_s, np.full(len(patches), keep))
+        model = train_classifier(data, data, tmp_path, 6, 1, batch=16, log=lambda m: None, init=tmp_path / "start.pt",
+                                 max_lr=3e-3, name=name, frozen_norms=True, anchor=anchor, anchor_weight=10.0)
+        return anchor_logits(model, patches)[0]
+
+    free, held, unheld = refit(None, "free"), refit(True, "held"), refit(False, "unheld")
+    assert (free.argmax(1) == ranks).mean() > 0.6 and (free.argmax(1) == first).mean() < 0.2
+    assert (held.argmax(1) == first).mean() > 0.6
+    assert np.array_equal(unheld, free)
+
+
 def test_the_black_and_white_reader_trains_on_patches_as_a_grey_photo_gives_them():
     """vision.train's black-and-white reader sees its training patches collapsed to luma after the
     colour augmentation (to_grey) and is calibrated on patches made grey (vision.colour.as_grey):

@@ -6,7 +6,7 @@
                            [--finetune 2x2] [--finetune-seed 21] [--designs first|all]
                            [--patch-copies 3] [--export-dir models] [--skip-detector] [--skip-classifier]
                            [--device cpu|0|auto] [--workers 0] [--refit 3,4] [--refit-scenes 1500] [--refit-only]
-                           [--refit-slant 0]
+                           [--refit-slant 0] [--refit-procedural 0] [--refit-anchor 0]
                            [--zone-scenes 4000] [--detector-from models/corner_detector.pt]
                            [--slant-hours 0] [--slant-scenes 3000] [--slant-share 0.4] [--slant-seed 91]
 
@@ -42,6 +42,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 MODELS = REPO / "models"
+# the refit's procedural decks (--refit-procedural): typefaces of the training group only, seeds
+# far from the screen's (scripts/typeface_screen.py draws its decks from 0 up)
+PROCEDURAL_DECKS, PROCEDURAL_FIRST_DECK = 400, 100_000
 
 
 def log(msg: str) -> None:
@@ -111,6 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--refit-epochs", type=int, default=2)
     ap.add_argument("--refit-slant", type=float, default=0.0,
                     help="the share of the refit's scenes photographed at a slant (vision.synth.scene.FAR_EDGE)")
+    ap.add_argument("--refit-procedural", type=float, default=0.0,
+                    help="the share of the refit's scenes drawn with procedural decks printed in the "
+                         "training typefaces (vision.synth.procedural.TRAINING_FACES)")
+    ap.add_argument("--refit-anchor", type=float, default=0.0,
+                    help="weight of the refit's pull towards each member's starting answers on the "
+                         "training designs' patches (a distillation; 0: none)")
     ap.add_argument("--grey-from", type=int, default=3,
                     help="the member (from 1) whose file in --export-dir starts the black-and-white reader, "
                          "fine-tuned on the refit's patches made grey (0: none)")
@@ -347,13 +356,30 @@ def _refit_patches(args):
     from vision.synth.generate import generate
     from vision.training.classifier import build_patches
 
+    import numpy as np
+
+    from vision.synth.procedural import deck_seeds, procedural_name
+
     synth = args.out / "synth_refit"
-    log(f"scenes of all designs for the refit: {args.refit_scenes} train, 100 val in {synth}"
+    n_proc = round(args.refit_scenes * args.refit_procedural)
+    n_real = args.refit_scenes - n_proc
+    log(f"scenes of all designs for the refit: {n_real} train, 100 val in {synth}"
         + (f", {args.refit_slant:.0%} at a slant" if args.refit_slant else ""))
-    generate(synth, args.refit_scenes, 100, args.refit_seed, workers=max(1, args.threads), slant=args.refit_slant)
+    generate(synth, n_real, 100, args.refit_seed, workers=max(1, args.threads), slant=args.refit_slant)
     train = _patch_set(args, synth, args.refit_seed, args.out / "patches_refit.npz", "patches for the refit")
     val = build_patches(synth, "val", 1, negatives_per_image=3, copies=1, max_angle=args.max_angle)
-    return train, val
+    keep = np.ones(len(train[0]), bool)  # the training designs' patches (the anchor's)
+    if n_proc:
+        decks = [procedural_name(s) for s in deck_seeds(PROCEDURAL_DECKS, "training", start=PROCEDURAL_FIRST_DECK)]
+        proc_dir = args.out / "synth_refit_procedural"
+        log(f"scenes of {len(decks)} procedural decks for the refit: {n_proc} train in {proc_dir}")
+        generate(proc_dir, n_proc, 0, args.refit_seed + 1, workers=max(1, args.threads), designs=decks,
+                 slant=args.refit_slant)
+        proc = _patch_set(args, proc_dir, args.refit_seed + 1, args.out / "patches_refit_procedural.npz",
+                          "patches of the procedural decks")
+        keep = np.concatenate([keep, np.zeros(len(proc[0]), bool)])
+        train = tuple(np.concatenate(parts) for parts in zip(train, proc))
+    return train, val, keep
 
 
 def _fit_grey_reader(args, patches) -> None:
@@ -367,7 +393,7 @@ def _fit_grey_reader(args, patches) -> None:
     from vision.runtime import GREY_FILE
     from vision.training.classifier import export_classifier, load_exported, quantize_classifier, train_classifier
 
-    train, val = patches
+    train, val, _ = patches
     start = args.out / "grey_start.pt"
     if not start.exists():
         torch.save({"model": load_exported(args.export_dir / _member_file(args.grey_from - 1)).state_dict()}, start)
@@ -387,11 +413,12 @@ def _refit_members(args, members: list[int], patches) -> None:
     variants had never seen them), one cut of patches, at a sixth of the first learning rate, the
     batch norms frozen, on the (training, validation) ``patches`` of :func:`_refit_patches`; then
     exported in place."""
+    import numpy as np
     import torch
 
-    from vision.training.classifier import load_exported, train_classifier
+    from vision.training.classifier import anchor_logits, load_exported, train_classifier
 
-    train, val = patches
+    train, val, keep = patches
     for k in members:
         name = _member_name(k - 1)
         start = args.out / f"{name}_refit_start.pt"
@@ -404,10 +431,25 @@ def _refit_members(args, members: list[int], patches) -> None:
             else:
                 state = load_exported(args.export_dir / _member_file(k - 1)).state_dict()
             torch.save({"model": state}, start)
-        log(f"{name} refit: {args.refit_epochs} epochs on {len(train[0])} patches")
+        anchor = None
+        if args.refit_anchor > 0:
+            cache = args.out / f"{name}_refit_anchor.npz"
+            if not cache.exists():
+                log(f"{name}: its starting answers on the training designs' patches (the refit's anchor)")
+                from vision.training.classifier import make_model
+
+                first = make_model()
+                first.load_state_dict(torch.load(start, weights_only=False)["model"])
+                ranks, suits = anchor_logits(first, train[0])
+                np.savez(cache, rank=ranks, suit=suits)
+            data = np.load(cache)
+            anchor = (data["rank"], data["suit"], keep)
+        log(f"{name} refit: {args.refit_epochs} epochs on {len(train[0])} patches"
+            + (f", anchored at {args.refit_anchor}" if anchor else ""))
         t0 = time.time()
         model = train_classifier(train, val, args.out, args.refit_epochs, args.threads, log=log, init=start,
-                                 max_lr=5e-4, seed=args.refit_seed, name=f"{name}_refit", frozen_norms=True)
+                                 max_lr=5e-4, seed=args.refit_seed, name=f"{name}_refit", frozen_norms=True,
+                                 anchor=anchor, anchor_weight=args.refit_anchor)
         log(f"{name} refit in {time.time() - t0:.0f} s")
         _export_member(args, model, name, k - 1, val)
 

@@ -44,6 +44,20 @@ SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 SIGN_FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "FreeSans.ttf", "FreeSerif.ttf")
 HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX,
            cv2.FONT_HERSHEY_TRIPLEX, cv2.FONT_HERSHEY_PLAIN)
+# The typefaces split in two, so that a model trained on decks of one part can be judged on decks
+# of typefaces it never saw (scripts/typeface_screen.py): a training deck draws its rank in one of
+# these fifteen families (file names), a screen deck in any other face of the machine; the Hershey
+# faces, stroke fonts no printed deck uses, are a group of their own ("hershey")
+TRAINING_FACES = frozenset((
+    "DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf",
+    "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerifCondensed.ttf", "DejaVuSerifCondensed-Bold.ttf",
+    "FreeSans.ttf", "FreeSansBold.ttf", "FreeMono.ttf", "FreeMonoBold.ttf",
+    "NimbusSans-Regular.otf", "NimbusSans-Bold.otf", "NimbusSansNarrow-Regular.otf", "NimbusSansNarrow-Bold.otf",
+    "C059-Roman.otf", "C059-Bold.otf", "URWGothic-Book.otf", "URWGothic-Demi.otf",
+    "EBGaramond12-Regular.otf", "EBGaramond12-Bold.otf", "Carlito-Regular.ttf", "Carlito-Bold.ttf",
+    "NotoSans-Regular.ttf", "NotoSans-Bold.ttf", "NotoSerifDisplay-Regular.ttf", "NotoSerifDisplay-Bold.ttf",
+    "LiberationSans-Regular.ttf", "LiberationSans-Bold.ttf"))
+FACE_GROUPS = ("training", "screen", "hershey")
 RANK_TEXT = {"T": "10"}
 POLISH_RANK_TEXT = {"T": "10", "J": "W", "Q": "D"}  # walet, dama
 POLISH_SHARE = 0.25
@@ -187,6 +201,31 @@ def _stamp(face: np.ndarray, mask: np.ndarray, x: int, y: int, colour, turned: b
 
 
 # ---------------------------------------------------------------- one design
+def face_group(seed: int, fonts: tuple[str, ...] | None = None) -> str:
+    """Which part of the typefaces the deck ``proc_<seed>`` prints its ranks in: "training" (one of
+    TRAINING_FACES), "screen" (another face of the machine) or "hershey" (an OpenCV stroke face)."""
+    style = _style(np.random.default_rng([seed, 0x5EED]), font_files() if fonts is None else tuple(fonts))
+    if not isinstance(style["font"], str):
+        return "hershey"
+    return "training" if Path(style["font"]).name in TRAINING_FACES else "screen"
+
+
+def deck_seeds(count: int, group: str, start: int = 0, lettered: bool | None = None,
+               fonts: tuple[str, ...] | None = None) -> list[int]:
+    """The first ``count`` deck seeds from ``start`` up whose typeface is in ``group`` (FACE_GROUPS)
+    and, unless ``lettered`` is None, that print W and D (True) or J and Q (False)."""
+    if group not in FACE_GROUPS:
+        raise ValueError(f"unknown typeface group {group!r}: one of {', '.join(FACE_GROUPS)}")
+    out, seed = [], start
+    while len(out) < count:
+        if face_group(seed, fonts) == group and (lettered is None or polish_letters(seed) == lettered):
+            out.append(seed)
+        seed += 1
+        if seed - start > 1000 * (count + 10):
+            raise ValueError(f"no decks of the {group!r} typefaces on this machine")
+    return out
+
+
 def polish_letters(seed: int) -> bool:
     """Whether the deck ``proc_<seed>`` prints W and D for the jack and the queen (drawn apart
     from the rest of the style, so the other decks are what they were before the variant)."""

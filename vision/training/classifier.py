@@ -204,12 +204,16 @@ def load_exported(path: Path):
 def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch: int = 128,
                      seed: int = 0, log=print, init: Path | None = None, max_lr: float = 3e-3,
                      name: str = "classifier", hours: float | None = None, frozen_norms: bool = False,
-                     grey: bool = False):
+                     grey: bool = False, anchor=None, anchor_weight: float = 1.0):
     """One-cycle training; ``init``: start from the weights of an earlier checkpoint (fine-tuning).
     ``frozen_norms``: the batch norms keep their statistics and dropout is off (a fine-tune of a
     network loaded by :func:`load_exported`, whose norms hold only the folded biases).
     ``grey``: every patch, training and validation, is seen as a black-and-white photo shows it
     (after the colour augmentation), so the suits are told apart by the pips' shapes alone.
+    ``anchor``: (rank logits, suit logits, mask) of the starting network on the training patches
+    (:func:`anchor_logits`); on the patches the mask keeps, the loss also pulls the network's
+    answers towards those (a distillation at ANCHOR_T, weighted ``anchor_weight``), so that a
+    refit learns what is new without moving what it read well before.
 
     Resumable: a checkpoint is written after every epoch and picked up by the next call.
     ``hours``: no new epoch starts once this much wall time is spent (counted over resumed runs too).
@@ -258,6 +262,8 @@ def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch
             rb, sb = torch.from_numpy(rank_t[idx]), torch.from_numpy(suit_t[idx])
             pr, ps = model(xb)
             loss = F.cross_entropy(pr, rb, label_smoothing=0.05) + F.cross_entropy(ps, sb, ignore_index=-100)
+            if anchor is not None:
+                loss = loss + anchor_weight * _anchor_loss(pr, ps, sb, anchor, idx)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -271,6 +277,45 @@ def train_classifier(train, val, out_dir: Path, epochs: int, threads: int, batch
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(),
                     "epoch": epoch, "val": acc, "seconds": spent}, ckpt)
     return model
+
+
+ANCHOR_T = 2.0  # the distillation's temperature: the starting network's second choices count too
+
+
+def anchor_logits(model, patches: np.ndarray, chunk: int = 512) -> tuple[np.ndarray, np.ndarray]:
+    """(rank logits, suit logits) of ``model`` on uint8 patches, as the anchor of a refit."""
+    import torch
+
+    model.eval()
+    ranks, suits = [], []
+    with torch.no_grad():
+        for i in range(0, len(patches), chunk):
+            pr, ps = model(torch.from_numpy(to_tensor(patches[i:i + chunk])))
+            ranks.append(pr.numpy())
+            suits.append(ps.numpy())
+    return np.concatenate(ranks), np.concatenate(suits)
+
+
+def _anchor_loss(pr, ps, sb, anchor, idx):
+    """The distillation term of a batch: KL from the anchor's answers (at ANCHOR_T) to the
+    network's, rank head on every kept patch, suit head on the kept corner indices."""
+    import torch
+    import torch.nn.functional as F
+
+    rank_t, suit_t, keep = anchor
+    keep = torch.from_numpy(keep[idx])
+    if not bool(keep.any()):
+        return pr.sum() * 0.0
+
+    def kl(student, teacher):
+        return F.kl_div(F.log_softmax(student / ANCHOR_T, 1), F.log_softmax(teacher / ANCHOR_T, 1),
+                        log_target=True, reduction="batchmean") * ANCHOR_T ** 2
+
+    loss = kl(pr[keep], torch.from_numpy(rank_t[idx])[keep])
+    cards = keep & (sb >= 0)
+    if bool(cards.any()):
+        loss = loss + kl(ps[cards], torch.from_numpy(suit_t[idx])[cards])
+    return loss
 
 
 def evaluate_classifier(model, x_val, ranks, suits) -> dict:
