@@ -21,25 +21,39 @@ sys.path.insert(0, str(ROOT))
 GROUPS = {"J": "J", "Q": "Q", "K": "K", "A": "A", "2-10": "23456789T"}
 
 
+def tally(detector, img, every, counts, partly_wrong: bool = True) -> None:
+    """Adds one render's cards by rank to ``counts`` (present, found, reported though absent
+    Counters); ``partly_wrong``: a card reported whose index shows only in part counts as wrong."""
+    from vision.synth.scene import MIN_VISIBLE
+
+    present, found, wrong = counts
+    cards = {c.card for c in every if c.visible >= MIN_VISIBLE}
+    got = {c["card"] for c in detector.scan(img)["cards"]}
+    for c in cards:
+        present[c[0]] += 1
+        found[c[0]] += c in got
+    partly = set() if partly_wrong else {c.card for c in every if 0 < c.visible < MIN_VISIBLE}
+    for c in got - cards - partly:
+        wrong[c[0]] += 1
+
+
+def by_group(counts) -> dict:
+    """{rank group: [present, found, reported though absent]} of ``tally``'s counts."""
+    return {name: [sum(n[r] for r in ranks) for n in counts] for name, ranks in GROUPS.items()}
+
+
 def screen(detector, seeds: list[int], scenes: int, scale: float, first_seed: int) -> dict:
-    """{group: (cards present, found, reported though absent)} over ``scenes`` renders of the
+    """{group: [cards present, found, reported though absent]} over ``scenes`` renders of the
     procedural decks ``seeds``."""
     from vision.synth.procedural import procedural_name
-    from vision.synth.scene import MIN_VISIBLE, render_scene
+    from vision.synth.scene import render_scene
 
-    present, found, wrong = collections.Counter(), collections.Counter(), collections.Counter()
+    counts = (collections.Counter(), collections.Counter(), collections.Counter())
     for k in range(scenes):
         img, every = render_scene(first_seed + k, [procedural_name(s) for s in seeds], scale=scale,
                                   min_visible=0.0)
-        cards = {c.card for c in every if c.visible >= MIN_VISIBLE}
-        got = {c["card"] for c in detector.scan(img)["cards"]}
-        for c in cards:
-            present[c[0]] += 1
-            found[c[0]] += c in got
-        for c in got - cards:
-            wrong[c[0]] += 1
-    return {name: (sum(present[r] for r in ranks), sum(found[r] for r in ranks),
-                   sum(wrong[r] for r in ranks)) for name, ranks in GROUPS.items()}
+        tally(detector, img, every, counts)
+    return by_group(counts)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,33 +22,27 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
-GROUPS = {"J": "J", "Q": "Q", "K": "K", "A": "A", "2-10": "23456789T"}
+from letter_screen import by_group, tally  # noqa: E402  (scripts/ is on the path when run)
+
 SCENE_SEED = 3_000_000
 
 
 def screen(detector, decks: list[int], per: int, scale: float) -> dict:
     """{rank group: [cards present, found, reported though absent]} over ``per`` renders of each
-    procedural deck of ``decks``."""
+    procedural deck of ``decks``; a card reported that shows only in part is neither right nor
+    wrong (as vision.evaluate counts it)."""
     from vision.synth.procedural import procedural_name
-    from vision.synth.scene import MIN_VISIBLE, render_scene
+    from vision.synth.scene import render_scene
 
-    present, found, wrong = collections.Counter(), collections.Counter(), collections.Counter()
+    counts = (collections.Counter(), collections.Counter(), collections.Counter())
     for d in decks:
         for k in range(per):
             img, every = render_scene(SCENE_SEED + 1000 * d + k, [procedural_name(d)], scale=scale,
                                       min_visible=0.0)
-            cards = {c.card for c in every if c.visible >= MIN_VISIBLE}
-            got = {c["card"] for c in detector.scan(img)["cards"]}
-            for c in cards:
-                present[c[0]] += 1
-                found[c[0]] += c in got
-            # a card reported that shows only in part is neither right nor wrong (vision.evaluate)
-            partly = {c.card for c in every if 0 < c.visible < MIN_VISIBLE}
-            for c in got - cards - partly:
-                wrong[c[0]] += 1
-    return {name: [sum(present[r] for r in ranks), sum(found[r] for r in ranks),
-                   sum(wrong[r] for r in ranks)] for name, ranks in GROUPS.items()}
+            tally(detector, img, every, counts, partly_wrong=False)
+    return by_group(counts)
 
 
 def main(argv: list[str] | None = None) -> int:
