@@ -353,12 +353,11 @@ def _finetune_classifier(args, name: str, val):
 def _refit_patches(args):
     """The refit's (training, validation) patches: fresh scenes of every training design with the
     variants (vision.synth.variants), rendered and cut once (a resumed run finds them on disk)."""
-    from vision.synth.generate import generate
-    from vision.training.classifier import build_patches
-
     import numpy as np
 
+    from vision.synth.generate import generate
     from vision.synth.procedural import deck_seeds, procedural_name
+    from vision.training.classifier import build_patches
 
     synth = args.out / "synth_refit"
     n_proc = round(args.refit_scenes * args.refit_procedural)
@@ -416,7 +415,7 @@ def _refit_members(args, members: list[int], patches) -> None:
     import numpy as np
     import torch
 
-    from vision.training.classifier import anchor_logits, load_exported, train_classifier
+    from vision.training.classifier import anchor_logits, load_exported, make_model, train_classifier
 
     train, val, keep = patches
     for k in members:
@@ -436,8 +435,6 @@ def _refit_members(args, members: list[int], patches) -> None:
             cache = args.out / f"{name}_refit_anchor.npz"
             if not cache.exists():
                 log(f"{name}: its starting answers on the training designs' patches (the refit's anchor)")
-                from vision.training.classifier import make_model
-
                 first = make_model()
                 first.load_state_dict(torch.load(start, weights_only=False)["model"])
                 ranks, suits = anchor_logits(first, train[0])
